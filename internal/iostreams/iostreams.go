@@ -1,0 +1,60 @@
+// Package iostreams carries the standard streams a command writes to, so
+// commands can be run and tested without a terminal (as in cli/cli).
+package iostreams
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IOStreams are the streams of one command invocation. Data goes to Out;
+// progress and diagnostics go to ErrOut.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	stdoutTTY bool
+	stderrTTY bool
+	noColor   bool
+}
+
+// System returns the process's own streams, detecting terminals and NO_COLOR.
+func System() *IOStreams {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return &IOStreams{
+		In:        os.Stdin,
+		Out:       os.Stdout,
+		ErrOut:    os.Stderr,
+		stdoutTTY: isTerminal(os.Stdout),
+		stderrTTY: isTerminal(os.Stderr),
+		noColor:   noColor || os.Getenv("TERM") == "dumb",
+	}
+}
+
+// Test returns streams backed by buffers: stdin, stdout, stderr.
+func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
+	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+}
+
+// SetStdoutTTY pretends (or denies) that stdout is a terminal; for tests.
+func (s *IOStreams) SetStdoutTTY(tty bool) { s.stdoutTTY = tty }
+
+// SetStderrTTY pretends (or denies) that stderr is a terminal; for tests.
+func (s *IOStreams) SetStderrTTY(tty bool) { s.stderrTTY = tty }
+
+// IsStdoutTTY reports whether stdout is a terminal.
+func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
+
+// IsStderrTTY reports whether stderr is a terminal; progress lines are only
+// drawn there.
+func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
+
+// ColorEnabled reports whether human output on stdout should be styled.
+func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
