@@ -325,3 +325,29 @@ func setterKeyName(name string) bool {
 	}
 	return false
 }
+
+// trimAccessor strips accessor decoration from a function name:
+// GetReqID → ReqID, RequestIDFromContext → RequestID.
+func trimAccessor(name string) string {
+	n := keyname.Normalize(name)
+	n = strings.TrimPrefix(n, "get")
+	for _, suffix := range []string{"fromcontext", "fromctx", "fromrequest", "fromheaders", "fromheader", "fromincomingcontext"} {
+		n = strings.TrimSuffix(n, suffix)
+	}
+	return n
+}
+
+// messageIDName treats the ID field of a message or delivery type
+// (WAMessage.ID, pubsub.Message.ID) as a message id.
+func messageIDName(t types.Type, field string) string {
+	if field != "ID" && field != "Id" {
+		return field
+	}
+	tn := keyname.Normalize(typeName(t))
+	for _, suffix := range []string{"message", "msg", "delivery"} {
+		if strings.HasSuffix(tn, suffix) {
+			return "MessageID"
+		}
+	}
+	return field
+}
