@@ -581,11 +581,11 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 		e.copyInto(e.valKey(in.Chan).sub("[]"), e.valKey(in.X))
 	case *ssa.FieldAddr:
 		if name, tag := fieldOf(in.X.Type(), in.Field); name != "" {
-			e.identitySource(e.addrKey(in), in.Pos(), "field "+name, messageIDName(in.X.Type(), name), tag)
+			e.fieldSource(e.addrKey(in), in.Pos(), in.X.Type(), name, tag)
 		}
 	case *ssa.Field:
 		if name, tag := fieldOf(in.X.Type(), in.Field); name != "" {
-			e.identitySource(e.valKey(in), in.Pos(), "field "+name, messageIDName(in.X.Type(), name), tag)
+			e.fieldSource(e.valKey(in), in.Pos(), in.X.Type(), name, tag)
 		}
 	case *ssa.Lookup:
 		if s, ok := constString(in.Index); ok {
@@ -606,6 +606,16 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 	case *ssa.Defer:
 		e.visitCall(f, in.Common(), nil, in.Pos())
 	}
+}
+
+// fieldSource taints a field read when the field denotes per-attempt
+// identity or is configured as a source.
+func (e *engine) fieldSource(k key, pos token.Pos, structType types.Type, name, tag string) {
+	if e.cfg.isSourceField(structPkg(structType), name) && pos.IsValid() && !e.isClean(k) {
+		e.add(k, &label{origin: e.sourceAt(pos, "field "+name, kindConfigured)})
+		return
+	}
+	e.identitySource(k, pos, "field "+name, messageIDName(structType, name), tag)
 }
 
 // identitySource taints k when name (or its JSON tag) denotes per-attempt
@@ -669,7 +679,7 @@ func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, po
 	}
 	if kind, out, ok := sourceCall(cal); ok || e.cfg.isSource(cal) {
 		if !ok {
-			kind, out = kindRandom, -1
+			kind, out = kindConfigured, -1
 		}
 		o := &label{origin: e.sourceAt(pos, cal.display(), kind)}
 		if out < 0 && val != nil {

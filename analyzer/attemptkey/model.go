@@ -12,11 +12,12 @@ import (
 
 // Source kinds, as they appear in messages.
 const (
-	kindRandom   = "random per attempt"
-	kindClock    = "clock reading, differs per attempt"
-	kindIdentity = "transport identity, new per delivery"
-	kindAttempt  = "attempt counter, changes per retry"
-	kindModel    = "model output, differs per call"
+	kindRandom     = "random per attempt"
+	kindClock      = "clock reading, differs per attempt"
+	kindIdentity   = "transport identity, new per delivery"
+	kindAttempt    = "attempt counter, changes per retry"
+	kindModel      = "model output, differs per call"
+	kindConfigured = "configured as per-attempt"
 )
 
 // llmPackages are path prefixes of LLM client libraries whose responses are
