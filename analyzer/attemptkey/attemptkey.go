@@ -1122,11 +1122,12 @@ func isPersistCall(cal callee) bool {
 	n := cal.name
 	switch n {
 	case "Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext", "NamedExec", "NamedExecContext",
-		"NamedQuery", "NamedQueryContext", "Queue", "CopyFrom", "SendBatch", "MustExec", "MustExecContext", "QueryRowx", "Queryx":
+		"NamedQuery", "NamedQueryContext", "Queue", "CopyFrom", "SendBatch", "MustExec", "MustExecContext", "QueryRowx", "Queryx",
+		"SetNX", "SetNx", "HSetNX", "SAdd", "PutItem", "TransactWriteItems":
 		return true
 	}
 	lower := strings.ToLower(n)
-	for _, p := range []string{"insert", "save", "persist", "store", "upsert", "record", "createintent", "putintent", "writeintent"} {
+	for _, p := range []string{"insert", "save", "persist", "store", "upsert", "record", "createintent", "putintent", "writeintent", "mark"} {
 		if strings.HasPrefix(lower, p) {
 			return true
 		}
@@ -1194,6 +1195,11 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 	for _, f := range candidates {
 		g := group{f.fn, f.o.root}
 		if f.weak && (e.persisted[f.o.root] || strong[g] || lastWeak[g] != f) {
+			continue
+		}
+		if f.weak && f.o.kind == kindIdentity && strings.Contains(keyname.Normalize(f.desc), "dedup") {
+			// Deduplicating inbound deliveries by their message id is
+			// what a message id is for; a key sent to a provider is not.
 			continue
 		}
 		o := f.o
