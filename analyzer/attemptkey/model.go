@@ -182,6 +182,10 @@ func sourceCall(c callee) (kind string, out int, ok bool) {
 	case hasPathPrefix(p, "github.com/stripe/stripe-go") && n == "NewIdempotencyKey":
 		return kindRandom, -1, true
 	}
+	if n == "Now" && c.sig != nil && c.sig.Results().Len() == 1 && isTimeType(c.sig.Results().At(0).Type()) {
+		// An injected clock: clock.Now(), clockwork.Clock.Now().
+		return kindClock, -1, true
+	}
 	if isLLMCall(c) {
 		return kindModel, -1, true
 	}
@@ -351,4 +355,9 @@ func messageIDName(t types.Type, field string) string {
 		}
 	}
 	return field
+}
+
+func isTimeType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
 }

@@ -7,7 +7,10 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	mrand "math/rand"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/go-chi/chi/v5/middleware"
@@ -111,4 +114,17 @@ func requestIDAndStableKey(req *http.Request, orderID string) {
 	requestID := uuid.NewString()
 	req.Header.Set("X-Request-Id", requestID)
 	req.Header.Set("Idempotency-Key", "order:"+orderID)
+}
+
+type Clock interface {
+	Now() time.Time
+}
+
+func injectedClock(c Clock, req *http.Request, orderID string) {
+	req.Header.Set("Idempotency-Key", orderID+c.Now().Format("150405")) // want `built from misc\.Clock\.Now \(clock reading`
+}
+
+func seededRand(req *http.Request) {
+	r := mrand.New(mrand.NewSource(42))
+	req.Header.Set("Idempotency-Key", strconv.Itoa(r.Intn(1<<30))) // want `built from rand\.Rand\.Intn`
 }
