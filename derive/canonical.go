@@ -110,7 +110,7 @@ func appendString[T ~string | ~[]byte](dst []byte, s T) ([]byte, error) {
 	start := 0
 	for i := 0; i < len(s); {
 		// Fast path over ASCII that needs no escape.
-		for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' {
+		for i < len(s) && plainASCII[s[i]] {
 			i++
 		}
 		if i >= len(s) {

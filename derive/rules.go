@@ -178,6 +178,14 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	// Keep alphanumerics, compacting in place.
 	w := start
 	for r := 0; r < len(key); {
+		if c := key[r]; c < utf8.RuneSelf {
+			if asciiAlnum[c] {
+				dst[w] = c
+				w++
+			}
+			r++
+			continue
+		}
 		c, n := utf8.DecodeRune(key[r:])
 		if pystr.IsAlnum(c) {
 			w += copy(dst[w:], key[r:r+n])
@@ -187,10 +195,12 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	return dst[:w], nil
 }
 
-func normalizePixKey(s string) string {
-	out, _ := NormalizeString("pix_key", s)
-	return out
-}
+var asciiAlnum = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = pystr.IsAlnum(rune(c))
+	}
+	return t
+}()
 
 // appendTrim removes Python str.strip() whitespace and nothing else.
 func appendTrim(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
