@@ -161,3 +161,21 @@ func FuzzCents(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDerivePaths: the explaining path (Schema.Derive) and the fast path
+// (Deriver, used by batch) agree on every payload: same key or both refuse.
+func FuzzDerivePaths(f *testing.F) {
+	addVectorSeeds(f, func(v vector) { f.Add(v.Tenant, v.Action, []byte(v.PayloadJSON)) })
+	s := DefaultSchema()
+	d, _ := s.NewDeriver([]byte("fuzz"))
+	f.Fuzz(func(t *testing.T, tenant, action string, payload []byte) {
+		res, err := s.Derive([]byte("fuzz"), Intent{Tenant: tenant, Action: action, Payload: payload})
+		key, fastErr := d.Key(tenant, action, payload)
+		if (err == nil) != (fastErr == nil) {
+			t.Fatalf("Derive err %v, Deriver err %v", err, fastErr)
+		}
+		if err == nil && res.Key != key {
+			t.Fatalf("Derive %s, Deriver %s", res.Key, key)
+		}
+	})
+}

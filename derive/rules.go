@@ -160,7 +160,8 @@ func stringArg(in *RuleInput, scratch *[]byte) ([]byte, error) {
 }
 
 // appendPixKey: NFC, Python strip, Python lower; then an e-mail key (has
-// '@') is kept as is and any other key keeps only what str.isalnum() accepts.
+// '@') is kept as is and any other key keeps only what str.isalnum() accepts;
+// finally NFC again if those steps broke it (see renormalize).
 func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	s, err := stringArg(in, scratch)
 	if err != nil {
@@ -173,7 +174,7 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	dst = pystr.AppendLower(dst, pystr.Strip(s))
 	key := dst[start:]
 	if bytes.IndexByte(key, '@') >= 0 {
-		return dst, nil
+		return renormalize(dst, start, scratch), nil
 	}
 	// Keep alphanumerics, compacting in place.
 	w := start
@@ -192,7 +193,20 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 		}
 		r += n
 	}
-	return dst[:w], nil
+	return renormalize(dst[:w], start, scratch), nil
+}
+
+// renormalize applies NFC again to dst[start:] when lowercasing or dropping
+// characters left it unnormalized ("J\u030c" lowers to "j\u030c", which NFC
+// composes to "ǰ"; Hangul jamo separated by a dropped '-' compose to a
+// syllable). The reference stops before this step and so is not idempotent
+// for such input; a normalized key must normalize to itself.
+func renormalize(dst []byte, start int, scratch *[]byte) []byte {
+	if norm.NFC.IsNormal(dst[start:]) {
+		return dst
+	}
+	*scratch = norm.NFC.Append((*scratch)[:0], dst[start:]...)
+	return append(dst[:start], *scratch...)
 }
 
 var asciiAlnum = func() (t [utf8.RuneSelf]bool) {

@@ -118,6 +118,8 @@ func TestStringRules(t *testing.T) {
 		{"pix_key", "+55 (11) 94187-1401", "5511941871401"},
 		{"pix_key", "ß83533İ", "ß83533i"}, // İ lowers to i + U+0307, which isalnum drops
 		{"pix_key", "½１中ﬁ", "½１中ﬁ"},
+		{"pix_key", "J\u030c@X.com", "\u01f0@x.com"}, // reference: "j\u030c@x.com", not idempotent
+		{"pix_key", "\u1100-\u1161", "\uac00"},       // jamo compose once the '-' is gone
 		{"pix_key", "@ΟΔΟΣ", "@οδος"[:len("@οδο")] + "ς"},
 		{"trim", "\u3000 NF-1\u2028\x1c", "NF-1"},
 		{"trim", "\u200bNF-1\ufeff", "\u200bNF-1\ufeff"},
