@@ -99,7 +99,20 @@ func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Write
 		if err != nil && err != io.EOF {
 			return stats, err
 		}
+		long, out = shrink(long, maxKeptBuffer), shrink(out, maxKeptBuffer)
 	}
+}
+
+// maxKeptBuffer is the largest buffer kept for reuse after a long line.
+const maxKeptBuffer = 1 << 20
+
+// shrink empties s for reuse, or drops it when a huge line made it big, so
+// memory after a long line goes back to its steady size.
+func shrink[T any](s []T, max int) []T {
+	if cap(s) > max {
+		return nil
+	}
+	return s[:0]
 }
 
 func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Writer, workers int) (BatchStats, error) {
@@ -149,24 +162,24 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 					stop.Store(true)
 				}
 			}
+			// Do not keep a huge line's buffers for the rest of the batch.
+			c.data, c.out = shrink(c.data, 4*chunkBytes), shrink(c.out, 4*chunkBytes)
 			free <- c
 		}
 	}()
 
 	readErr := func() error {
-		var long []byte
 		lineNo := 0
 		for !stop.Load() {
 			c := <-free
 			c.data, c.ends, c.firstLine = c.data[:0], c.ends[:0], lineNo+1
 			var err error
 			for len(c.ends) < chunkLines && len(c.data) < chunkBytes {
-				var line []byte
-				line, err = readLine(br, &long)
-				if line == nil {
+				var ok bool
+				// Lines go straight into the chunk: a huge line is copied once.
+				if c.data, ok, err = appendLine(br, c.data); !ok {
 					break
 				}
-				c.data = append(c.data, line...)
 				c.ends = append(c.ends, len(c.data))
 				lineNo++
 				if err != nil {
@@ -229,6 +242,38 @@ func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
 		err = io.EOF
 	}
 	return line, err
+}
+
+// appendLine appends the next line, without its "\n" or "\r\n", to dst and
+// reports whether there was one. There is no line length limit.
+func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
+	start := len(dst)
+	for {
+		frag, err := br.ReadSlice('\n')
+		dst = append(dst, frag...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		line := dst[start:]
+		if len(line) == 0 {
+			if err == nil {
+				err = io.EOF
+			}
+			return dst, false, err
+		}
+		if line[len(line)-1] == '\n' {
+			dst = dst[:len(dst)-1]
+			if len(dst) > start && dst[len(dst)-1] == '\r' {
+				dst = dst[:len(dst)-1]
+			}
+			return dst, true, nil
+		}
+		// Last line without a final newline.
+		if err == nil {
+			err = io.EOF
+		}
+		return dst, true, err
+	}
 }
 
 // batchWorker answers batch lines with its own parser, HMAC and buffers.

@@ -350,7 +350,17 @@ func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []by
 	d.mac.Reset()
 	d.mac.Write(d.buf)
 	d.sum = d.mac.Sum(d.sum[:0])
+	d.release()
 	return hex.AppendEncode(dst, d.sum), nil
+}
+
+// release drops buffers a huge intent made big, so a Deriver's memory
+// returns to its steady size.
+func (d *Deriver) release() {
+	if cap(d.buf) > maxKeptBuffer || cap(d.norm.data) > maxKeptBuffer || cap(d.norm.scratch) > maxKeptBuffer {
+		d.buf, d.norm.data, d.norm.scratch = nil, nil, nil
+	}
+	d.parser.release()
 }
 
 func (a *Action) hasField(name string) bool {

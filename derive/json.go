@@ -192,6 +192,14 @@ type parser struct {
 	kids  []Member // finished members, sliced by Value.kids
 }
 
+// release drops slabs a huge document made big.
+func (p *parser) release() {
+	const maxKept = 1 << 14 // members
+	if cap(p.stack) > maxKept || cap(p.kids) > maxKept {
+		p.stack, p.kids = nil, nil
+	}
+}
+
 func (p *parser) reset(data []byte) {
 	p.data, p.pos, p.depth = data, 0, 0
 	p.stack = p.stack[:0]
