@@ -167,13 +167,17 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	if !norm.NFC.IsNormal(s) {
+	ascii := isASCII(s) // ASCII is always NFC, before and after lowering
+	if !ascii && !norm.NFC.IsNormal(s) {
 		s = norm.NFC.Bytes(s)
 	}
 	start := len(dst)
 	dst = pystr.AppendLower(dst, pystr.Strip(s))
 	key := dst[start:]
 	if bytes.IndexByte(key, '@') >= 0 {
+		if ascii {
+			return dst, nil
+		}
 		return renormalize(dst, start, scratch), nil
 	}
 	// Keep alphanumerics, compacting in place.
@@ -193,7 +197,19 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 		}
 		r += n
 	}
+	if ascii {
+		return dst[:w], nil
+	}
 	return renormalize(dst[:w], start, scratch), nil
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // renormalize applies NFC again to dst[start:] when lowercasing or dropping
