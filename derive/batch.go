@@ -77,18 +77,17 @@ func (s *Schema) RunBatch(secret []byte, r io.Reader, w io.Writer, opts BatchOpt
 func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Writer) (BatchStats, error) {
 	bwk := newBatchWorker(s, secret)
 	var stats BatchStats
-	var long []byte
-	var out []byte
+	var line, out []byte
 	for {
-		line, err := readLine(br, &long)
-		if line == nil && err != nil {
+		var ok bool
+		var err error
+		if line, ok, err = appendLine(br, line[:0]); !ok {
 			if err == io.EOF {
 				return stats, nil
 			}
 			return stats, err
 		}
 		stats.Lines++
-		var ok bool
 		out, ok = bwk.answer(out[:0], line, stats.Lines)
 		if !ok {
 			stats.Failed++
@@ -99,7 +98,7 @@ func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Write
 		if err != nil && err != io.EOF {
 			return stats, err
 		}
-		long, out = shrink(long, maxKeptBuffer), shrink(out, maxKeptBuffer)
+		line, out = shrink(line, maxKeptBuffer), shrink(out, maxKeptBuffer)
 	}
 }
 
@@ -211,39 +210,6 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 	return stats, writeErr
 }
 
-// readLine returns the next line without its "\n" (and "\r"), or nil at the
-// end of input. A line longer than the reader's buffer is gathered in *long,
-// so there is no line length limit. The slice is valid until the next call.
-func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
-	line, err := br.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		*long = append((*long)[:0], line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = br.ReadSlice('\n')
-			*long = append(*long, line...)
-		}
-		line = *long
-	}
-	if len(line) == 0 {
-		if err == nil {
-			err = io.EOF
-		}
-		return nil, err
-	}
-	if line[len(line)-1] == '\n' {
-		line = line[:len(line)-1]
-		if len(line) > 0 && line[len(line)-1] == '\r' {
-			line = line[:len(line)-1]
-		}
-		return line, nil
-	}
-	// Last line without a final newline.
-	if err == nil {
-		err = io.EOF
-	}
-	return line, err
-}
-
 // appendLine appends the next line, without its "\n" or "\r\n", to dst and
 // reports whether there was one. There is no line length limit.
 func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
@@ -315,6 +281,7 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return Value{}, nil, errBlankLine
 	}
+	b.d.release()
 	obj, err := b.d.parser.parseDocument(line)
 	if err != nil {
 		return Value{}, nil, err

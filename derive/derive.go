@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,7 +11,6 @@ import (
 	"hash"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Intent is what a payment attempt is about to do, frozen before acting.
@@ -61,43 +61,11 @@ var ErrEmptySecret = errors.New("empty HMAC secret")
 
 // Derive computes the key for in with the full explanation.
 func (s *Schema) Derive(secret []byte, in Intent) (*Result, error) {
-	if len(secret) == 0 {
-		return nil, ErrEmptySecret
-	}
-	var p parser
-	payload, err := parsePayload(&p, in.Payload)
+	d, err := s.NewDeriver(secret)
 	if err != nil {
 		return nil, err
 	}
-	action, normalized, err := s.normalize(in.Tenant, in.Action, payload)
-	if err != nil {
-		return nil, err
-	}
-	canonical, err := appendCanonicalIntent(nil, in.Tenant, s.Version, action, normalized)
-	if err != nil {
-		return nil, &Error{Err: err}
-	}
-	mac := hmac.New(sha256.New, secret)
-	mac.Write(canonical)
-	res := &Result{
-		Key:       hex.EncodeToString(mac.Sum(nil)),
-		Canonical: canonical,
-		Version:   s.Version,
-		Tenant:    in.Tenant,
-		Action:    in.Action,
-		Fields:    make([]FieldResult, len(action.Fields)),
-	}
-	for i, f := range action.Fields {
-		v, _ := payload.Get(f.Name)
-		res.Fields[i] = FieldResult{Name: f.Name, Rule: f.Rule, Raw: json.RawMessage(v.Raw), Normalized: normalized[i]}
-	}
-	for _, m := range payload.Members() {
-		name := m.Name()
-		if !action.hasField(name) {
-			res.Ignored = append(res.Ignored, name)
-		}
-	}
-	return res, nil
+	return d.Derive(in)
 }
 
 // Key computes only the hex key for in. For many keys use a Deriver.
@@ -118,26 +86,6 @@ func parsePayload(p *parser, data []byte) (Value, error) {
 		return Value{}, &Error{Err: fmt.Errorf("payload: want a JSON object, got %s", describeValue(v))}
 	}
 	return v, nil
-}
-
-// normalize applies each field's rule, in schema order.
-func (s *Schema) normalize(tenant, actionName string, payload Value) (*Action, []string, error) {
-	if !utf8.ValidString(tenant) {
-		return nil, nil, &Error{Err: errors.New("tenant is not valid UTF-8")}
-	}
-	action, ok := s.Action(actionName)
-	if !ok {
-		return nil, nil, s.unknownAction(actionName)
-	}
-	var nb normBuffer
-	if err := compileAction(action).normalize(&nb, payload); err != nil {
-		return nil, nil, err
-	}
-	normalized := make([]string, len(action.Fields))
-	for i := range normalized {
-		normalized[i] = string(nb.value(i))
-	}
-	return action, normalized, nil
 }
 
 func (s *Schema) unknownAction(name string) error {
@@ -237,20 +185,6 @@ func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, n
 	return append(dst, '}'), nil
 }
 
-// appendCanonicalIntent writes the canonical JSON of one normalized intent.
-func appendCanonicalIntent(dst []byte, tenant string, version int, a *Action, normalized []string) ([]byte, error) {
-	tenantJSON, err := appendString(nil, tenant)
-	if err != nil {
-		return dst, fmt.Errorf("tenant: %w", err)
-	}
-	var nb normBuffer
-	for _, s := range normalized {
-		nb.data = append(nb.data, s...)
-		nb.ends = append(nb.ends, len(nb.data))
-	}
-	return compileAction(a).appendCanonical(dst, tenantJSON, version, &nb)
-}
-
 // Deriver computes keys for one schema and secret, reusing its buffers and
 // HMAC state between calls. It is not safe for concurrent use; give each
 // goroutine its own.
@@ -286,18 +220,60 @@ func (d *Deriver) Key(tenant, action string, payload []byte) (string, error) {
 
 // AppendKey appends the hex key of one intent to dst.
 func (d *Deriver) AppendKey(dst []byte, tenant, action string, payload []byte) ([]byte, error) {
-	v, err := parsePayload(&d.parser, payload)
+	ca, v, err := d.prepare(tenant, action, payload)
 	if err != nil {
 		return dst, err
+	}
+	return d.appendKeyValue(dst, ca, d.tenant, v)
+}
+
+// Derive computes the key of one intent with the full explanation.
+func (d *Deriver) Derive(in Intent) (*Result, error) {
+	ca, payload, err := d.prepare(in.Tenant, in.Action, in.Payload)
+	if err != nil {
+		return nil, err
+	}
+	key, err := d.appendKeyValue(nil, ca, d.tenant, payload)
+	if err != nil {
+		return nil, err
+	}
+	action := ca.action
+	res := &Result{
+		Key:       string(key),
+		Canonical: bytes.Clone(d.buf),
+		Version:   d.schema.Version,
+		Tenant:    in.Tenant,
+		Action:    in.Action,
+		Fields:    make([]FieldResult, len(action.Fields)),
+	}
+	for i, f := range action.Fields {
+		v, _ := payload.Get(f.Name)
+		res.Fields[i] = FieldResult{Name: f.Name, Rule: f.Rule, Raw: bytes.Clone(v.Raw), Normalized: string(d.norm.value(i))}
+	}
+	for _, m := range payload.Members() {
+		if name := m.Name(); !action.hasField(name) {
+			res.Ignored = append(res.Ignored, name)
+		}
+	}
+	return res, nil
+}
+
+// prepare parses the payload, finds the action and encodes the tenant into
+// d.tenant.
+func (d *Deriver) prepare(tenant, action string, payload []byte) (*compiledAction, Value, error) {
+	d.release()
+	v, err := parsePayload(&d.parser, payload)
+	if err != nil {
+		return nil, Value{}, err
 	}
 	ca, err := d.lookupAction(action)
 	if err != nil {
-		return dst, err
+		return nil, Value{}, err
 	}
 	if d.tenant, err = appendString(d.tenant[:0], tenant); err != nil {
-		return dst, &Error{Err: fmt.Errorf("tenant: %w", err)}
+		return nil, Value{}, &Error{Err: fmt.Errorf("tenant: %w", err)}
 	}
-	return d.appendKeyValue(dst, ca, d.tenant, v)
+	return ca, v, nil
 }
 
 func (d *Deriver) lookupAction(name string) (*compiledAction, error) {
@@ -350,12 +326,11 @@ func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []by
 	d.mac.Reset()
 	d.mac.Write(d.buf)
 	d.sum = d.mac.Sum(d.sum[:0])
-	d.release()
 	return hex.AppendEncode(dst, d.sum), nil
 }
 
-// release drops buffers a huge intent made big, so a Deriver's memory
-// returns to its steady size.
+// release drops buffers a huge previous intent made big, so a Deriver's
+// memory returns to its steady size.
 func (d *Deriver) release() {
 	if cap(d.buf) > maxKeptBuffer || cap(d.norm.data) > maxKeptBuffer || cap(d.norm.scratch) > maxKeptBuffer {
 		d.buf, d.norm.data, d.norm.scratch = nil, nil, nil

@@ -67,8 +67,7 @@ func (m Member) Name() string {
 	if !m.escaped {
 		return string(m.rawName)
 	}
-	s, _ := unescape(m.rawName)
-	return s
+	return unescape(m.rawName)
 }
 
 func (m Member) nameIs(name string) bool {
@@ -87,8 +86,7 @@ func (v Value) Text() (string, bool) {
 	if !v.escaped {
 		return string(inner), true
 	}
-	s, _ := unescape(inner)
-	return s, true
+	return unescape(inner), true
 }
 
 // appendText appends the decoded string of a string value to dst.
@@ -444,8 +442,8 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // unescape decodes the inside of a string already validated by scanString.
-func unescape(b []byte) (string, error) {
-	return string(appendUnescaped(make([]byte, 0, len(b)), b)), nil
+func unescape(b []byte) string {
+	return string(appendUnescaped(make([]byte, 0, len(b)), b))
 }
 
 // appendUnescaped appends the decoded inside of a validated string.
