@@ -279,7 +279,7 @@ func TestDeriveBatch(t *testing.T) {
 		`{"tenant": "` + vecTenant + `", "action": "pix.cobranca", "payload": ` + mustJSON(t, vecPayload) + `}`,
 		`{"id": [3], "tenant": "t", "action": "nope", "payload": {}}`,
 		`{"id": 4, "tenant": "` + vecTenant + `", "action": "pix.cobranca", "payload": {"big": "` + huge + `", ` + vecPayload[1:] + `}`,
-		`{"id": 5, "tenant": "t", "action": "pix.cobranca", "payload": {}, "extra": 1}`,
+		`{"extra": 1, "id": 5, "tenant": "t", "action": "pix.cobranca", "payload": {}}`,
 	}
 	input := strings.Join(lines, "\n") + "\r\n"
 	for _, workers := range []string{"1", "2", "3"} {

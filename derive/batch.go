@@ -282,6 +282,7 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 		return Value{}, nil, errBlankLine
 	}
 	b.d.release()
+	b.payload.release()
 	obj, err := b.d.parser.parseDocument(line)
 	if err != nil {
 		return Value{}, nil, err
@@ -291,7 +292,8 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 	}
 	var tenant, action, payload Value
 	var seen [3]bool
-	for _, m := range obj.Members() {
+	unknown := -1
+	for i, m := range obj.Members() {
 		switch {
 		case m.nameIs("tenant"):
 			tenant, seen[0] = m.Value, true
@@ -301,9 +303,12 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 			payload, seen[2] = m.Value, true
 		case m.nameIs("id"):
 			id = m.Value
-		default:
-			return id, nil, fmt.Errorf("unknown key %q (want tenant, action, payload, id)", m.Name())
+		case unknown < 0:
+			unknown = i
 		}
+	}
+	if unknown >= 0 { // reported after the loop so the answer still carries the id
+		return id, nil, fmt.Errorf("unknown key %q (want tenant, action, payload, id)", obj.Members()[unknown].Name())
 	}
 	for i, name := range [3]string{"tenant", "action", "payload"} {
 		if !seen[i] {
