@@ -201,8 +201,12 @@ func readSecret(opts *DeriveOptions) ([]byte, error) {
 			}
 			return nil, UsageErrorf("--hmac-key-file: cannot read the secret file")
 		}
-		data = bytes.TrimSuffix(data, []byte("\n"))
-		data = bytes.TrimSuffix(data, []byte("\r"))
+		// One trailing newline, as editors and `echo` add: "\n" or "\r\n".
+		if !bytes.HasSuffix(data, []byte("\r\n")) {
+			data = bytes.TrimSuffix(data, []byte("\n"))
+		} else {
+			data = data[:len(data)-2]
+		}
 		if len(data) == 0 {
 			return nil, UsageErrorf("--hmac-key-file: %s is empty", opts.HMACKeyFile)
 		}

@@ -198,6 +198,16 @@ func TestDeriveSecretHandling(t *testing.T) {
 	if r.code != 0 || strings.TrimSpace(r.stdout) != vecKey {
 		t.Fatalf("key file: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
+	crlf := writeFile(t, "key-crlf", vecSecret+"\r\n")
+	r = runDerive(t, "", "", append(base, "--hmac-key-file", crlf)...)
+	if r.code != 0 || strings.TrimSpace(r.stdout) != vecKey {
+		t.Fatalf("CRLF key file: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// Only one newline is trimmed: a second one is part of the secret.
+	r = runDerive(t, "", "", append(base, "--hmac-key-file", writeFile(t, "key2", vecSecret+"\n\n"))...)
+	if r.code != 0 || strings.TrimSpace(r.stdout) == vecKey {
+		t.Fatalf("two newlines: code %d stdout %q", r.code, r.stdout)
+	}
 	r = runDerive(t, "", "", append(base, "--hmac-key-file", writeFile(t, "empty", "\n"))...)
 	if r.code != 2 || !strings.Contains(r.stderr, "empty") {
 		t.Fatalf("empty key file: code %d stderr %q", r.code, r.stderr)
