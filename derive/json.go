@@ -43,8 +43,9 @@ func (k Kind) String() string {
 
 // Value is one JSON value kept as its exact source text, so number literals
 // are never rounded through float64 and strings are decoded only when a rule
-// asks for them. Values are produced by ParsePayload and are valid JSON:
-// UTF-8 throughout, no lone surrogate escapes, no duplicate object keys.
+// asks for them. Values come from ParseJSON (or the payload parser) and are
+// valid JSON: UTF-8 throughout, no lone surrogate escapes, no duplicate
+// object keys.
 type Value struct {
 	Kind Kind
 	// Raw is the value's exact source text.

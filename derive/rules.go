@@ -12,7 +12,8 @@ import (
 	"github.com/idemcheck/idemcheck/derive/internal/pystr"
 )
 
-// RuleInput is what a rule sees of the field it normalizes.
+// RuleInput is what a rule sees of the field it normalizes. Its Values point
+// into buffers that are reused after the call: a rule must not keep them.
 type RuleInput struct {
 	Field   Field // the schema field: name, rule, type_field
 	Value   Value // the field's JSON value, exact
