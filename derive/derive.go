@@ -100,6 +100,8 @@ type compiledAction struct {
 	rules  []appendRuleFunc
 	order  []int    // field indexes in code point order of their names
 	keys   [][]byte // `"name":` for each field, by field index
+	head   []byte   // `{"a":"<action>","p":{`
+	err    error    // set when the action name cannot be encoded
 }
 
 func compileAction(a *Action) *compiledAction {
@@ -110,6 +112,8 @@ func compileAction(a *Action) *compiledAction {
 		key, _ := appendString(nil, f.Name)
 		ca.keys[i] = append(key, ':')
 	}
+	ca.head, ca.err = appendString([]byte(`{"a":`), a.Name)
+	ca.head = append(ca.head, `,"p":{`...)
 	return ca
 }
 
@@ -163,12 +167,11 @@ func (ca *compiledAction) normalize(nb *normBuffer, payload Value) error {
 // are already in code point order, and the fields are written in code point
 // order of their names. tenantJSON is the tenant as a JSON string.
 func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, nb *normBuffer) ([]byte, error) {
-	var err error
-	dst = append(dst, `{"a":`...)
-	if dst, err = appendString(dst, ca.action.Name); err != nil {
-		return dst, err
+	if ca.err != nil {
+		return dst, fmt.Errorf("action: %w", ca.err)
 	}
-	dst = append(dst, `,"p":{`...)
+	var err error
+	dst = append(dst, ca.head...)
 	for n, i := range ca.order {
 		if n > 0 {
 			dst = append(dst, ',')

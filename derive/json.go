@@ -64,14 +64,14 @@ type Member struct {
 }
 
 // Name returns the member's decoded name.
-func (m Member) Name() string {
+func (m *Member) Name() string {
 	if !m.escaped {
 		return string(m.rawName)
 	}
 	return unescape(m.rawName)
 }
 
-func (m Member) nameIs(name string) bool {
+func (m *Member) nameIs(name string) bool {
 	if !m.escaped {
 		return string(m.rawName) == name
 	}

@@ -168,17 +168,13 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	ascii := isASCII(s) // ASCII is always NFC, before and after lowering
-	if !ascii && !norm.NFC.IsNormal(s) {
+	if !belowCombining(s) && !norm.NFC.IsNormal(s) {
 		s = norm.NFC.Bytes(s)
 	}
 	start := len(dst)
 	dst = pystr.AppendLower(dst, pystr.Strip(s))
 	key := dst[start:]
 	if bytes.IndexByte(key, '@') >= 0 {
-		if ascii {
-			return dst, nil
-		}
 		return renormalize(dst, start, scratch), nil
 	}
 	// Keep alphanumerics, compacting in place.
@@ -198,15 +194,16 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 		}
 		r += n
 	}
-	if ascii {
-		return dst[:w], nil
-	}
 	return renormalize(dst[:w], start, scratch), nil
 }
 
-func isASCII(b []byte) bool {
+// belowCombining reports whether every rune of b is below U+0300, the first
+// combining mark: such text is always NFC, as nothing in it can compose.
+// Checking bytes suffices: U+0300 is the first rune whose UTF-8 lead byte is
+// 0xCC or above, and continuation bytes are below 0xC0.
+func belowCombining(b []byte) bool {
 	for _, c := range b {
-		if c >= utf8.RuneSelf {
+		if c >= 0xcc {
 			return false
 		}
 	}
@@ -219,7 +216,7 @@ func isASCII(b []byte) bool {
 // syllable). The reference stops before this step and so is not idempotent
 // for such input; a normalized key must normalize to itself.
 func renormalize(dst []byte, start int, scratch *[]byte) []byte {
-	if norm.NFC.IsNormal(dst[start:]) {
+	if belowCombining(dst[start:]) || norm.NFC.IsNormal(dst[start:]) {
 		return dst
 	}
 	*scratch = norm.NFC.Append((*scratch)[:0], dst[start:]...)
