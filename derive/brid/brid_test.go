@@ -8,7 +8,7 @@ import (
 
 type vector struct {
 	in, want string // want "" means invalid
-	reason    string // substring of the reason, for invalid inputs
+	reason   string // substring of the reason, for invalid inputs
 }
 
 func runVectors(t *testing.T, k Kind, vectors []vector) {

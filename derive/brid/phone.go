@@ -68,7 +68,7 @@ func checkPhoneChars(orig, t string) error {
 func phoneInvalidReason(t string, n *phonenumbers.PhoneNumber) string {
 	nsn := phonenumbers.GetNationalSignificantNumber(n)
 	if n.GetCountryCode() == 55 && !strings.HasPrefix(t, "+") && len(nsn) <= 9 {
-		return "no area code (DDD): write it as (11) 98765-4321 or +55 11 98765-4321"
+		return "no area code (DDD): put the two-digit area code before the number"
 	}
 	switch phonenumbers.IsPossibleNumberWithReason(n) {
 	case phonenumbers.TOO_SHORT:
