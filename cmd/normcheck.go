@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
@@ -524,7 +525,7 @@ func writeNormcheckText(ios *iostreams.IOStreams, kind brid.Kind, norm *normaliz
 		}
 		quoted := make([]string, len(v.Different))
 		for j, d := range v.Different {
-			quoted[j] = strconv.Quote(d)
+			quoted[j] = quoteVisible(d)
 		}
 		fmt.Fprintf(out, "%s %d of %d spellings normalize differently from the value as given (%s): %s\n",
 			st.Fail.Render(st.FailMark), len(v.Different), len(v.Spellings), strconv.Quote(v.Reference), strings.Join(quoted, ", "))
@@ -533,6 +534,21 @@ func writeNormcheckText(ios *iostreams.IOStreams, kind brid.Kind, norm *normaliz
 				"normalize phones with the phone_e164 rule (or pix_key_typed) in a schema with a new rules version")
 		}
 	}
+}
+
+// quoteVisible quotes s like strconv.Quote and also escapes what would
+// still be invisible on a terminal: combining marks (so an NFD "é" shows as
+// e\u0301) and format characters.
+func quoteVisible(s string) string {
+	var b strings.Builder
+	for _, r := range strconv.Quote(s) {
+		if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func writeSpellingTable(out io.Writer, st *ui.Styles, norm *normalizer, v valueReport) {
@@ -551,7 +567,7 @@ func writeSpellingTable(out io.Writer, st *ui.Styles, norm *normalizer, v valueR
 		if !s.Same {
 			result = st.Fail.Render("different")
 		}
-		rows[i] = []string{strconv.Quote(s.Spelling), st.Code.Render(normalized), result, st.Muted.Render(s.Form)}
+		rows[i] = []string{quoteVisible(s.Spelling), st.Code.Render(normalized), result, st.Muted.Render(s.Form)}
 	}
 	widths := make([]int, len(header))
 	for c, h := range header {
