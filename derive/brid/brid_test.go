@@ -47,6 +47,8 @@ func TestCPF(t *testing.T) {
 		{in: "1114447773", reason: "has 10 digits"},
 		{in: "111444777350", reason: "has 12 digits"},
 		{in: "111.444.777-3S", reason: "contains 'S'"},
+		{in: "111.444.777-35+", reason: "contains '+'"},
+		{in: "\u200b111.444.777\u201335", want: "11144477735"}, // zero-width space, en dash
 		{in: "", reason: "no digits"},
 		{in: " .-/ ", reason: "no digits"},
 		{in: "١١١٤٤٤٧٧٧٣٥", reason: "contains"}, // Arabic-Indic digits are not CPF digits
@@ -79,6 +81,7 @@ func TestPhone(t *testing.T) {
 		{in: "11987654321", want: "+5511987654321"},
 		{in: "\u00a0+55 11 98765 4321\t", want: "+5511987654321"},
 		{in: "(21) 3333-4444", want: "+552133334444"},
+		{in: "(11) 98765\u20134321", want: "+5511987654321"}, // en dash
 		{in: "+1 650-253-0000", want: "+16502530000"},
 		{in: "98765-4321", reason: "no area code"},
 		{in: "(11) 8765-4321", reason: "not a valid number"}, // missing 9 is not inserted

@@ -22,11 +22,12 @@ func isPySpace(r rune) bool {
 func trimSpace(s string) string { return strings.TrimFunc(s, isPySpace) }
 
 // isSeparator reports whether r is punctuation a person or a system puts
-// inside a document number: spaces of any kind, punctuation, symbols and
-// invisible format characters (zero-width space, BOM). Letters, digits and
-// control characters are not separators.
+// inside a document number: spaces of any kind, punctuation (dots, dashes,
+// slashes, underscores, en dashes) and invisible format characters
+// (zero-width space, BOM). Letters, digits, symbols (+, $, emoji) and
+// control characters are not separators: a value holding them is refused.
 func isSeparator(r rune) bool {
-	return isPySpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.Is(unicode.Cf, r)
+	return isPySpace(r) || unicode.IsPunct(r) || unicode.Is(unicode.Cf, r)
 }
 
 // stripSeparators removes every separator from s and returns the remaining

@@ -46,13 +46,14 @@ func parsePhone(s string) (*phonenumbers.PhoneNumber, error) {
 	return n, nil
 }
 
-// checkPhoneChars refuses what libphonenumber would quietly reinterpret:
-// letters (it maps vanity letters to digits and reads "ext" as an
-// extension) and a + anywhere but at the start.
+// checkPhoneChars admits digits, spaces, parentheses, dots, slashes and
+// dashes of any kind, and a leading +. It refuses what libphonenumber would
+// quietly reinterpret: letters (it maps vanity letters to digits and reads
+// "ext" as an extension) and a + anywhere but at the start.
 func checkPhoneChars(orig, t string) error {
 	for i, r := range t {
 		switch {
-		case isDigit(r), isPySpace(r), strings.ContainsRune("()-./", r):
+		case isDigit(r), isPySpace(r), strings.ContainsRune("()./", r), unicode.Is(unicode.Pd, r):
 		case r == '+' && i == 0:
 		case r == '+':
 			return invalid(Phone, orig, "+ is only allowed at the start")
