@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -72,7 +73,7 @@ func (s *Schema) Derive(secret []byte, in Intent) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	canonical, err := appendCanonicalIntent(nil, in.Tenant, in.Action, s.Version, action, normalized)
+	canonical, err := appendCanonicalIntent(nil, in.Tenant, s.Version, action, normalized)
 	if err != nil {
 		return nil, &Error{Err: err}
 	}
@@ -126,26 +127,95 @@ func (s *Schema) normalize(tenant, actionName string, payload Value) (*Action, [
 	}
 	action, ok := s.Action(actionName)
 	if !ok {
-		return nil, nil, &Error{Err: fmt.Errorf("unknown action %q (schema version %d has %s)",
-			actionName, s.Version, strings.Join(s.ActionNames(), ", "))}
+		return nil, nil, s.unknownAction(actionName)
 	}
-	normalized := make([]string, len(action.Fields))
-	for i, f := range action.Fields {
+	ca := compileAction(action)
+	normalized, err := ca.normalize(nil, payload)
+	return action, normalized, err
+}
+
+func (s *Schema) unknownAction(name string) error {
+	return &Error{Err: fmt.Errorf("unknown action %q (schema version %d has %s)",
+		name, s.Version, strings.Join(s.ActionNames(), ", "))}
+}
+
+// compiledAction is an Action prepared for repeated use: rules looked up,
+// fields in canonical order with their names already encoded.
+type compiledAction struct {
+	action *Action
+	rules  []RuleFunc
+	order  []int    // field indexes in code point order of their names
+	keys   [][]byte // `"name":` for each field, by field index
+}
+
+func compileAction(a *Action) *compiledAction {
+	ca := &compiledAction{action: a, rules: make([]RuleFunc, len(a.Fields)), order: a.sortedFieldOrder(),
+		keys: make([][]byte, len(a.Fields))}
+	for i, f := range a.Fields {
+		ca.rules[i], _ = lookupRule(f.Rule)
+		key, _ := appendString(nil, f.Name)
+		ca.keys[i] = append(key, ':')
+	}
+	return ca
+}
+
+// normalize applies each field's rule, in schema order, appending the
+// results to dst.
+func (ca *compiledAction) normalize(dst []string, payload Value) ([]string, error) {
+	for i, f := range ca.action.Fields {
 		v, ok := payload.Get(f.Name)
 		if !ok {
-			return nil, nil, &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("missing from the payload")}
+			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("missing from the payload")}
 		}
-		fn, _ := lookupRule(f.Rule)
+		fn := ca.rules[i]
+		if fn == nil {
+			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: fmt.Errorf("unknown rule %q", f.Rule)}
+		}
 		out, err := fn(RuleInput{Field: f, Value: v, Payload: payload})
 		if err != nil {
-			return nil, nil, &Error{Field: f.Name, Rule: f.Rule, Err: err}
+			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: err}
 		}
 		if !utf8.ValidString(out) {
-			return nil, nil, &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("normalized value is not valid UTF-8")}
+			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("normalized value is not valid UTF-8")}
 		}
-		normalized[i] = out
+		dst = append(dst, out)
 	}
-	return action, normalized, nil
+	return dst, nil
+}
+
+// appendCanonical writes {"a":…,"p":{…},"t":…,"v":…}: the top-level keys
+// are already in code point order, and the fields are written in code point
+// order of their names. tenantJSON is the tenant as a JSON string.
+func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, normalized []string) ([]byte, error) {
+	var err error
+	dst = append(dst, `{"a":`...)
+	if dst, err = appendString(dst, ca.action.Name); err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"p":{`...)
+	for n, i := range ca.order {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, ca.keys[i]...)
+		if dst, err = appendString(dst, normalized[i]); err != nil {
+			return dst, err
+		}
+	}
+	dst = append(dst, `},"t":`...)
+	dst = append(dst, tenantJSON...)
+	dst = append(dst, `,"v":`...)
+	dst = strconv.AppendInt(dst, int64(version), 10)
+	return append(dst, '}'), nil
+}
+
+// appendCanonicalIntent writes the canonical JSON of one normalized intent.
+func appendCanonicalIntent(dst []byte, tenant string, version int, a *Action, normalized []string) ([]byte, error) {
+	tenantJSON, err := appendString(nil, tenant)
+	if err != nil {
+		return dst, fmt.Errorf("tenant: %w", err)
+	}
+	return compileAction(a).appendCanonical(dst, tenantJSON, version, normalized)
 }
 
 func (a *Action) hasField(name string) bool {
@@ -157,54 +227,31 @@ func (a *Action) hasField(name string) bool {
 	return false
 }
 
-// appendCanonicalIntent writes {"a":…,"p":{…},"t":…,"v":…}: the top-level
-// keys are already in code point order, and the payload fields are written
-// in code point order of their names.
-func appendCanonicalIntent(dst []byte, tenant, action string, version int, a *Action, normalized []string) ([]byte, error) {
-	var err error
-	dst = append(dst, `{"a":`...)
-	if dst, err = appendString(dst, action); err != nil {
-		return dst, err
-	}
-	dst = append(dst, `,"p":{`...)
-	for n, i := range a.sortedFieldOrder() {
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		if dst, err = appendString(dst, a.Fields[i].Name); err != nil {
-			return dst, err
-		}
-		dst = append(dst, ':')
-		if dst, err = appendString(dst, normalized[i]); err != nil {
-			return dst, err
-		}
-	}
-	dst = append(dst, `},"t":`...)
-	if dst, err = appendString(dst, tenant); err != nil {
-		return dst, err
-	}
-	dst = append(dst, `,"v":`...)
-	dst = fmt.Appendf(dst, "%d", version)
-	return append(dst, '}'), nil
-}
-
 // Deriver computes keys for one schema and secret, reusing its buffers and
 // HMAC state between calls. It is not safe for concurrent use; give each
 // goroutine its own.
 type Deriver struct {
-	schema *Schema
-	mac    hash.Hash
-	parser parser
-	buf    []byte
-	sum    []byte
+	schema     *Schema
+	actions    []*compiledAction
+	mac        hash.Hash
+	parser     parser
+	normalized []string
+	tenant     []byte
+	buf        []byte
+	sum        []byte
 }
 
-// NewDeriver returns a Deriver for s and secret.
+// NewDeriver returns a Deriver for s and secret. The schema must not change
+// while the Deriver is in use.
 func (s *Schema) NewDeriver(secret []byte) (*Deriver, error) {
 	if len(secret) == 0 {
 		return nil, ErrEmptySecret
 	}
-	return &Deriver{schema: s, mac: hmac.New(sha256.New, secret)}, nil
+	d := &Deriver{schema: s, mac: hmac.New(sha256.New, secret)}
+	for i := range s.Actions {
+		d.actions = append(d.actions, compileAction(&s.Actions[i]))
+	}
+	return d, nil
 }
 
 // Key returns the hex key of one intent.
@@ -219,15 +266,61 @@ func (d *Deriver) AppendKey(dst []byte, tenant, action string, payload []byte) (
 	if err != nil {
 		return dst, err
 	}
-	return d.appendKeyValue(dst, tenant, action, v)
-}
-
-func (d *Deriver) appendKeyValue(dst []byte, tenant, action string, payload Value) ([]byte, error) {
-	a, normalized, err := d.schema.normalize(tenant, action, payload)
+	ca, err := d.lookupAction(action)
 	if err != nil {
 		return dst, err
 	}
-	d.buf, err = appendCanonicalIntent(d.buf[:0], tenant, action, d.schema.Version, a, normalized)
+	if d.tenant, err = appendString(d.tenant[:0], tenant); err != nil {
+		return dst, &Error{Err: fmt.Errorf("tenant: %w", err)}
+	}
+	return d.appendKeyValue(dst, ca, d.tenant, v)
+}
+
+func (d *Deriver) lookupAction(name string) (*compiledAction, error) {
+	for _, ca := range d.actions {
+		if ca.action.Name == name {
+			return ca, nil
+		}
+	}
+	return nil, d.schema.unknownAction(name)
+}
+
+// lookupActionValue finds the action named by a JSON string value without
+// decoding it when it has no escapes.
+func (d *Deriver) lookupActionValue(v Value) (*compiledAction, error) {
+	if v.escaped {
+		name, _ := v.Text()
+		return d.lookupAction(name)
+	}
+	inner := v.Raw[1 : len(v.Raw)-1]
+	for _, ca := range d.actions {
+		if ca.action.Name == string(inner) {
+			return ca, nil
+		}
+	}
+	return nil, d.schema.unknownAction(string(inner))
+}
+
+// tenantJSON returns a JSON string value in canonical form: the raw text
+// when it has no escapes (it then holds no control characters, '"' or '\\'),
+// else decoded and re-encoded.
+func (d *Deriver) tenantJSON(v Value) ([]byte, error) {
+	if !v.escaped {
+		return v.Raw, nil
+	}
+	s, _ := v.Text()
+	var err error
+	d.tenant, err = appendString(d.tenant[:0], s)
+	return d.tenant, err
+}
+
+func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []byte, payload Value) ([]byte, error) {
+	var err error
+	d.normalized, err = ca.normalize(d.normalized[:0], payload)
+	if err != nil {
+		return dst, err
+	}
+	d.buf, err = ca.appendCanonical(d.buf[:0], tenantJSON, d.schema.Version, d.normalized)
 	if err != nil {
 		return dst, &Error{Err: err}
 	}

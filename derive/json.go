@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -511,8 +512,18 @@ func (p *parser) parseObject() (Value, error) {
 // which would let a second "valor" silently override the first. Small
 // objects compare linearly; large ones switch to a map owned by the caller.
 func isDuplicate(prev []Member, m Member, seen *map[string]struct{}) bool {
-	name := m.Name()
 	if len(prev) < 16 {
+		if !m.escaped {
+			for i := range prev {
+				if !prev[i].escaped && bytes.Equal(prev[i].rawName, m.rawName) {
+					return true
+				}
+			}
+			if !anyEscaped(prev) {
+				return false
+			}
+		}
+		name := m.Name()
 		for i := range prev {
 			if prev[i].nameIs(name) {
 				return true
@@ -526,10 +537,20 @@ func isDuplicate(prev []Member, m Member, seen *map[string]struct{}) bool {
 			(*seen)[prev[i].Name()] = struct{}{}
 		}
 	}
+	name := m.Name()
 	if _, ok := (*seen)[name]; ok {
 		return true
 	}
 	(*seen)[name] = struct{}{}
+	return false
+}
+
+func anyEscaped(ms []Member) bool {
+	for i := range ms {
+		if ms[i].escaped {
+			return true
+		}
+	}
 	return false
 }
 
