@@ -166,3 +166,25 @@ func TestNormalizePixKeyTyped(t *testing.T) {
 		t.Errorf("got %q, %v", got, err)
 	}
 }
+
+// FuzzBrazilianRules: the identifier rules never panic, refuse rather than
+// guess, and are idempotent through NormalizeString (a stored normalized
+// key normalizes to itself).
+func FuzzBrazilianRules(f *testing.F) {
+	for _, s := range []string{"111.444.777-35", "12.aBc.345/01dE-35", "+55 (11) 98765-4321", "011 98765-4321",
+		"98765-4321", "José@Ex.com", "123E4567E89B12D3A456426614174000", "\u00a0", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, rule := range []string{"cpf", "cnpj", "phone_e164", "email", "evp"} {
+			once, err := NormalizeString(rule, s)
+			if err != nil {
+				continue
+			}
+			twice, err := NormalizeString(rule, once)
+			if err != nil || twice != once {
+				t.Fatalf("%s not idempotent: %+q -> %+q -> %+q (%v)", rule, s, once, twice, err)
+			}
+		}
+	})
+}
