@@ -70,7 +70,7 @@ func TestNormcheckPublishedVectors(t *testing.T) {
 		code       int
 		has        string
 	}{
-		{"cpf", "390.533.447-05", 0, "all 20 spellings normalize to"},
+		{"cpf", "390.533.447-05", 0, "spellings normalize to"},
 		{"cpf", "248.438.034-80", 0, `"248 438 034 80"`},
 		{"cpf", "111.444.777-35", 0, `"111.444.777-35"`},
 		{"cpf", "231.002.999-00", 1, "invalid CPF: check digits 00"},
@@ -237,7 +237,7 @@ func script(name string) string {
 
 func TestNormcheckExecCorrectKeyFunction(t *testing.T) {
 	r := runNormcheck(t, "", execArgs(script("key-correct.sh"), "cpf", "111.444.777-35", "390.533.447-05")...)
-	r.expect(t, 0, "all 20 spellings normalize to", "repeat: the same input gives the same key", "other_value: another identifier gives another key")
+	r.expect(t, 0, "spellings normalize to", "repeat: the same input gives the same key", "other_value: another identifier gives another key")
 	runNormcheck(t, "", execArgs(script("key-correct.sh"), "cnpj", "12.ABC.345/01DE-35")...).expect(t, 0, `"12.abc.345/01de-35"`)
 }
 
@@ -347,7 +347,7 @@ func TestNormcheckExecAudits(t *testing.T) {
 	r := runNormcheck(t, "", execArgs("cat >/dev/null; echo $$", "cpf", "11144477735")...)
 	r.expect(t, 1, "repeat: the same input gave two keys")
 	r = runNormcheck(t, "", execArgs("cat >/dev/null; echo constant-key", "cpf", "11144477735")...)
-	r.expect(t, 1, "other_value: another identifier gives the same key", "all 20 spellings normalize to")
+	r.expect(t, 1, "other_value: another identifier gives the same key", "spellings normalize to")
 }
 
 func contains(list []string, s string) bool {

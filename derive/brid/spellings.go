@@ -86,7 +86,6 @@ func cpfForms(c string) []Spelling {
 		{"dash before check digits", a + b + d + "-" + dv},
 		{"slash before check digits", a + "." + b + "." + d + "/" + dv},
 		{"masked, space before check digits", a + "." + b + "." + d + " " + dv},
-		{"underscores", a + "_" + b + "_" + d + "_" + dv},
 		{"masked, en dash", a + "." + b + "." + d + "\u2013" + dv},
 	}
 }
@@ -102,7 +101,6 @@ func cnpjForms(c string) []Spelling {
 		{"slash and dash only", a + b + d + "/" + branch + "-" + dv},
 		{"dash before check digits", a + b + d + branch + "-" + dv},
 		{"masked, space after slash", a + "." + b + "." + d + "/ " + branch + "-" + dv},
-		{"masked, backslash", a + "." + b + "." + d + "\\" + branch + "-" + dv},
 	}
 	if strings.IndexFunc(c[:12], func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0 {
 		lower := strings.ToLower(c)
