@@ -64,9 +64,9 @@ the key from its stdout. It also runs the first spelling twice (a key drawn
 inside the attempt changes) and a different valid identifier once (a key
 that ignores the field does not).
 
-Exit codes: 0 every spelling agrees, 1 an invalid VALUE or a spelling that
-normalizes differently, 2 usage error or a --exec command that fails, hangs
-or prints nothing.`,
+Exit codes: 0 every spelling agrees, 1 an invalid VALUE, a spelling that
+normalizes differently or a failed --exec check, 2 usage error or a --exec
+command that fails, hangs or prints nothing.`,
 		Example: `  idemcheck normcheck --type cpf 111.444.777-35
   idemcheck normcheck --type phone --rule phone_e164 '(11) 98765-4321'
   idemcheck normcheck --type cpf --exec ./derive-key.sh --payload intent.json --field chave_pix_destino 111.444.777-35`,
