@@ -155,6 +155,36 @@ func auditChecks(kind brid.Kind, value, reference string, norm *normalizer) ([]a
 // maxStderrTail is how much of a failing command's stderr the error shows.
 const maxStderrTail = 400
 
+// maxKeyOutput bounds what is kept of a command's stdout: a key is short,
+// and a runaway command must not exhaust memory.
+const maxKeyOutput = 64 << 10
+
+// cappedBuffer keeps at most limit bytes of what is written to it: the
+// first ones, or with keepTail the last ones. Writes never fail, so the
+// command is not killed by a broken pipe.
+type cappedBuffer struct {
+	buf      []byte
+	limit    int
+	keepTail bool
+	overflow bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > b.limit {
+		b.overflow = true
+		if b.keepTail {
+			b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.limit:]...)
+		} else {
+			b.buf = b.buf[:b.limit]
+		}
+	}
+	return len(p), nil
+}
+
+func (b *cappedBuffer) Bytes() []byte  { return b.buf }
+func (b *cappedBuffer) String() string { return string(b.buf) }
+
 // runKeyCommand runs command with sh -c in its own process group, feeds it
 // stdin and returns its trimmed stdout. A command that exits non-zero, runs
 // longer than timeout (its whole process group is killed) or prints nothing
@@ -162,8 +192,9 @@ const maxStderrTail = 400
 func runKeyCommand(command string, stdin []byte, timeout time.Duration) (string, error) {
 	c := exec.Command("sh", "-c", command)
 	c.Stdin = bytes.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	c.Stdout, c.Stderr = &stdout, &stderr
+	stdout := &cappedBuffer{limit: maxKeyOutput}
+	stderr := &cappedBuffer{limit: 4 * maxStderrTail, keepTail: true}
+	c.Stdout, c.Stderr = stdout, stderr
 	startProcessGroup(c)
 	// A grandchild that escaped the group could hold the pipes open.
 	c.WaitDelay = time.Second
@@ -185,6 +216,8 @@ func runKeyCommand(command string, stdin []byte, timeout time.Duration) (string,
 		return "", fmt.Errorf("did not finish within %s; killed its process group%s", timeout, tail)
 	case err != nil:
 		return "", fmt.Errorf("%v%s", err, tail)
+	case stdout.overflow:
+		return "", fmt.Errorf("printed more than %d bytes on stdout, which is no key%s", maxKeyOutput, tail)
 	}
 	key := strings.TrimSpace(stdout.String())
 	if key == "" {

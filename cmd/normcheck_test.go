@@ -289,6 +289,7 @@ func TestNormcheckExecCommandFailures(t *testing.T) {
 		{"exit status", "cat >/dev/null; echo first >&2; echo 'cannot reach vault' >&2; exit 3", "exit status 3; stderr: first cannot reach vault"},
 		{"no output", "cat >/dev/null; echo 'warming up' >&2", "printed no key on stdout; stderr: warming up"},
 		{"not found", "no-such-key-command-xyz", "not found"},
+		{"flood", "cat >/dev/null; yes key | head -c 200000", "printed more than 65536 bytes"},
 	} {
 		r := runNormcheck(t, "", execArgs(tc.command, "cpf", "11144477735")...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.has) {
