@@ -129,9 +129,15 @@ func (s *Schema) normalize(tenant, actionName string, payload Value) (*Action, [
 	if !ok {
 		return nil, nil, s.unknownAction(actionName)
 	}
-	ca := compileAction(action)
-	normalized, err := ca.normalize(nil, payload)
-	return action, normalized, err
+	var nb normBuffer
+	if err := compileAction(action).normalize(&nb, payload); err != nil {
+		return nil, nil, err
+	}
+	normalized := make([]string, len(action.Fields))
+	for i := range normalized {
+		normalized[i] = string(nb.value(i))
+	}
+	return action, normalized, nil
 }
 
 func (s *Schema) unknownAction(name string) error {
@@ -143,50 +149,72 @@ func (s *Schema) unknownAction(name string) error {
 // fields in canonical order with their names already encoded.
 type compiledAction struct {
 	action *Action
-	rules  []RuleFunc
+	rules  []appendRuleFunc
 	order  []int    // field indexes in code point order of their names
 	keys   [][]byte // `"name":` for each field, by field index
 }
 
 func compileAction(a *Action) *compiledAction {
-	ca := &compiledAction{action: a, rules: make([]RuleFunc, len(a.Fields)), order: a.sortedFieldOrder(),
+	ca := &compiledAction{action: a, rules: make([]appendRuleFunc, len(a.Fields)), order: a.sortedFieldOrder(),
 		keys: make([][]byte, len(a.Fields))}
 	for i, f := range a.Fields {
-		ca.rules[i], _ = lookupRule(f.Rule)
+		ca.rules[i] = rules[f.Rule].appendFn
 		key, _ := appendString(nil, f.Name)
 		ca.keys[i] = append(key, ':')
 	}
 	return ca
 }
 
-// normalize applies each field's rule, in schema order, appending the
-// results to dst.
-func (ca *compiledAction) normalize(dst []string, payload Value) ([]string, error) {
-	for i, f := range ca.action.Fields {
+// normBuffer holds the normalized values of one intent back to back.
+type normBuffer struct {
+	data    []byte
+	ends    []int
+	scratch []byte
+	in      RuleInput // kept here so passing &in to a rule does not allocate
+}
+
+func (nb *normBuffer) reset() {
+	nb.data, nb.ends = nb.data[:0], nb.ends[:0]
+}
+
+func (nb *normBuffer) value(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = nb.ends[i-1]
+	}
+	return nb.data[start:nb.ends[i]]
+}
+
+// normalize applies each field's rule, in schema order, into nb.
+func (ca *compiledAction) normalize(nb *normBuffer, payload Value) error {
+	nb.reset()
+	in := &nb.in
+	in.Payload = payload
+	for i := range ca.action.Fields {
+		f := &ca.action.Fields[i]
 		v, ok := payload.Get(f.Name)
 		if !ok {
-			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("missing from the payload")}
+			return &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("missing from the payload")}
 		}
 		fn := ca.rules[i]
 		if fn == nil {
-			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: fmt.Errorf("unknown rule %q", f.Rule)}
+			return &Error{Field: f.Name, Rule: f.Rule, Err: fmt.Errorf("unknown rule %q", f.Rule)}
 		}
-		out, err := fn(RuleInput{Field: f, Value: v, Payload: payload})
-		if err != nil {
-			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: err}
+		in.Field, in.Value = *f, v
+		var err error
+		if nb.data, err = fn(nb.data, in, &nb.scratch); err != nil {
+			return &Error{Field: f.Name, Rule: f.Rule, Err: err}
 		}
-		if !utf8.ValidString(out) {
-			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("normalized value is not valid UTF-8")}
-		}
-		dst = append(dst, out)
+		// Invalid UTF-8 from a rule is caught by the canonical encoder.
+		nb.ends = append(nb.ends, len(nb.data))
 	}
-	return dst, nil
+	return nil
 }
 
 // appendCanonical writes {"a":…,"p":{…},"t":…,"v":…}: the top-level keys
 // are already in code point order, and the fields are written in code point
 // order of their names. tenantJSON is the tenant as a JSON string.
-func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, normalized []string) ([]byte, error) {
+func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, nb *normBuffer) ([]byte, error) {
 	var err error
 	dst = append(dst, `{"a":`...)
 	if dst, err = appendString(dst, ca.action.Name); err != nil {
@@ -198,8 +226,8 @@ func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, n
 			dst = append(dst, ',')
 		}
 		dst = append(dst, ca.keys[i]...)
-		if dst, err = appendString(dst, normalized[i]); err != nil {
-			return dst, err
+		if dst, err = appendString(dst, nb.value(i)); err != nil {
+			return dst, fmt.Errorf("field %q: %w", ca.action.Fields[i].Name, err)
 		}
 	}
 	dst = append(dst, `},"t":`...)
@@ -215,30 +243,26 @@ func appendCanonicalIntent(dst []byte, tenant string, version int, a *Action, no
 	if err != nil {
 		return dst, fmt.Errorf("tenant: %w", err)
 	}
-	return compileAction(a).appendCanonical(dst, tenantJSON, version, normalized)
-}
-
-func (a *Action) hasField(name string) bool {
-	for _, f := range a.Fields {
-		if f.Name == name {
-			return true
-		}
+	var nb normBuffer
+	for _, s := range normalized {
+		nb.data = append(nb.data, s...)
+		nb.ends = append(nb.ends, len(nb.data))
 	}
-	return false
+	return compileAction(a).appendCanonical(dst, tenantJSON, version, &nb)
 }
 
 // Deriver computes keys for one schema and secret, reusing its buffers and
 // HMAC state between calls. It is not safe for concurrent use; give each
 // goroutine its own.
 type Deriver struct {
-	schema     *Schema
-	actions    []*compiledAction
-	mac        hash.Hash
-	parser     parser
-	normalized []string
-	tenant     []byte
-	buf        []byte
-	sum        []byte
+	schema  *Schema
+	actions []*compiledAction
+	mac     hash.Hash
+	parser  parser
+	norm    normBuffer
+	tenant  []byte
+	buf     []byte
+	sum     []byte
 }
 
 // NewDeriver returns a Deriver for s and secret. The schema must not change
@@ -315,12 +339,11 @@ func (d *Deriver) tenantJSON(v Value) ([]byte, error) {
 }
 
 func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []byte, payload Value) ([]byte, error) {
-	var err error
-	d.normalized, err = ca.normalize(d.normalized[:0], payload)
-	if err != nil {
+	if err := ca.normalize(&d.norm, payload); err != nil {
 		return dst, err
 	}
-	d.buf, err = ca.appendCanonical(d.buf[:0], tenantJSON, d.schema.Version, d.normalized)
+	var err error
+	d.buf, err = ca.appendCanonical(d.buf[:0], tenantJSON, d.schema.Version, &d.norm)
 	if err != nil {
 		return dst, &Error{Err: err}
 	}
@@ -328,4 +351,13 @@ func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []by
 	d.mac.Write(d.buf)
 	d.sum = d.mac.Sum(d.sum[:0])
 	return hex.AppendEncode(dst, d.sum), nil
+}
+
+func (a *Action) hasField(name string) bool {
+	for _, f := range a.Fields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }

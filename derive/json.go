@@ -92,6 +92,15 @@ func (v Value) Text() (string, bool) {
 	return s, true
 }
 
+// appendText appends the decoded string of a string value to dst.
+func (v Value) appendText(dst []byte) []byte {
+	inner := v.Raw[1 : len(v.Raw)-1]
+	if !v.escaped {
+		return append(dst, inner...)
+	}
+	return appendUnescaped(dst, inner)
+}
+
 // Literal returns the exact literal of a number value, e.g. "34831.95".
 func (v Value) Literal() (string, bool) {
 	if v.Kind != KindNumber {
@@ -410,7 +419,11 @@ func hex4(b []byte) (rune, bool) {
 
 // unescape decodes the inside of a string already validated by scanString.
 func unescape(b []byte) (string, error) {
-	out := make([]byte, 0, len(b))
+	return string(appendUnescaped(make([]byte, 0, len(b)), b)), nil
+}
+
+// appendUnescaped appends the decoded inside of a validated string.
+func appendUnescaped(out, b []byte) []byte {
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c != '\\' {
@@ -444,7 +457,7 @@ func unescape(b []byte) (string, error) {
 		}
 		i += 2
 	}
-	return string(out), nil
+	return out
 }
 
 var errDepth = errors.New("nesting too deep")

@@ -11,7 +11,8 @@ func centsOf(t *testing.T, payloadValue string) (string, error) {
 	if err != nil {
 		t.Fatalf("ParseJSON(%s): %v", payloadValue, err)
 	}
-	return ruleCents(RuleInput{Field: Field{Name: "valor", Rule: "cents"}, Value: v})
+	fn, _ := lookupRule("cents")
+	return fn(RuleInput{Field: Field{Name: "valor", Rule: "cents"}, Value: v})
 }
 
 func TestCents(t *testing.T) {
@@ -94,14 +95,14 @@ func TestText(t *testing.T) {
 	}
 	for in, want := range ok {
 		v, _ := ParseJSON([]byte(in))
-		got, err := ruleText(RuleInput{Value: v})
+		got, err := rules["text"].fn(RuleInput{Value: v})
 		if err != nil || got != want {
 			t.Errorf("text(%s) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, in := range []string{`2.0`, `1.5`, `1e3`, `true`, `false`, `null`, `[]`, `{}`, strings.Repeat("9", 4301)} {
 		v, _ := ParseJSON([]byte(in))
-		if got, err := ruleText(RuleInput{Value: v}); err == nil {
+		if got, err := rules["text"].fn(RuleInput{Value: v}); err == nil {
 			t.Errorf("text(%.20s) = %q, want an error", in, got)
 		}
 	}
