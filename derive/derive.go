@@ -254,7 +254,7 @@ func (d *Deriver) Derive(in Intent) (*Result, error) {
 		res.Fields[i] = FieldResult{Name: f.Name, Rule: f.Rule, Raw: bytes.Clone(v.Raw), Normalized: string(d.norm.value(i))}
 	}
 	for _, m := range payload.Members() {
-		if name := m.Name(); !action.hasField(name) {
+		if name := m.Name(); !action.reads(name) {
 			res.Ignored = append(res.Ignored, name)
 		}
 	}
@@ -341,9 +341,11 @@ func (d *Deriver) release() {
 	d.parser.release()
 }
 
-func (a *Action) hasField(name string) bool {
+// reads reports whether a payload field takes part in the key: as a field of
+// the action, or as the key-type field a rule consults (pix_key_typed).
+func (a *Action) reads(name string) bool {
 	for _, f := range a.Fields {
-		if f.Name == name {
+		if f.Name == name || f.TypeField == name {
 			return true
 		}
 	}

@@ -151,12 +151,27 @@ func TestPixKeyTypedErrors(t *testing.T) {
 			t.Errorf("%s: %v; want an error on chave_pix_destino mentioning %q", tc.payload, err, tc.errHas)
 		}
 	}
-	noTypeField, err := ParseSchema([]byte("version: 2\nactions:\n  a:\n    fields:\n      - name: k\n        rule: pix_key_typed\n"))
+}
+
+func TestSchemaRefusesRulesThatCannotWorkAtLoad(t *testing.T) {
+	for _, tc := range []struct{ yaml, errHas string }{
+		{"version: 2\nactions:\n  a:\n    fields:\n      - name: k\n        rule: pix_key_typed\n", "needs type_field"},
+		{"version: 1\nactions:\n  a:\n    fields:\n      - name: k\n        rule: cpf\n", "needs its own rules version"},
+	} {
+		if _, err := ParseSchema([]byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.errHas) {
+			t.Errorf("ParseSchema(%q) = %v; want an error mentioning %q", tc.yaml, err, tc.errHas)
+		}
+	}
+}
+
+func TestTypeFieldIsNotReportedAsIgnored(t *testing.T) {
+	res, err := typedSchema(t).Derive([]byte("s"), Intent{Tenant: "t", Action: "pix.cobranca", Payload: []byte(
+		`{"cliente_id":"c","valor":1,"chave_pix_destino":"11144477735","tipo_chave":"CPF","referencia_intencao":"r","updated_at":"x"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := noTypeField.Derive([]byte("s"), Intent{Tenant: "t", Action: "a", Payload: []byte(`{"k":"11144477735"}`)}); err == nil || !strings.Contains(err.Error(), "needs type_field") {
-		t.Errorf("pix_key_typed without type_field: %v", err)
+	if len(res.Ignored) != 1 || res.Ignored[0] != "updated_at" {
+		t.Errorf("Ignored = %q, want only updated_at (tipo_chave is read by pix_key_typed)", res.Ignored)
 	}
 }
 
