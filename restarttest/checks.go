@@ -329,17 +329,19 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// finishReport computes the verdict and the summary line.
+// finishReport computes the verdict and the summary line: the failed rounds
+// and each kind of failure once, the most serious first.
 func finishReport(rep *Report) {
 	rep.RoundsTotal = len(rep.Rounds)
-	var reasons []string
+	first := map[int]string{} // severity → first headline of that kind
 	for _, r := range rep.Rounds {
 		if r.Passed {
 			continue
 		}
 		rep.RoundsFailed++
-		if reason := headline(r); !contains(reasons, reason) {
-			reasons = append(reasons, reason)
+		sev, text := headline(r)
+		if _, ok := first[sev]; !ok {
+			first[sev] = text
 		}
 	}
 	if rep.RoundsFailed == 0 {
@@ -348,19 +350,33 @@ func finishReport(rep *Report) {
 		return
 	}
 	rep.Verdict = VerdictFail
-	if len(reasons) > 3 {
-		reasons = append(reasons[:3], "…")
+	var reasons []string
+	for sev := 0; sev < len(severityOrder)+1; sev++ {
+		if text, ok := first[sev]; ok {
+			reasons = append(reasons, text)
+		}
 	}
 	rep.Summary = fmt.Sprintf("FAIL %d/%d rounds: %s", rep.RoundsFailed, rep.RoundsTotal, strings.Join(reasons, "; "))
 }
 
-// headline is the most serious failure of a round, in a few words.
-func headline(r Round) string {
+// severityOrder ranks failures: a duplicated or lost effect first.
+var severityOrder = []string{"duplicated", "lost", CheckKeyStable, CheckPayloadFrozen, CheckKeyPresent, CheckAcked}
+
+// headline is the most serious failure of a round, with its severity.
+func headline(r Round) (int, string) {
 	byName := map[string]Check{}
 	for _, c := range r.Checks {
 		byName[c.Name] = c
 	}
-	for _, name := range []string{CheckEffectOnce, CheckKeyStable, CheckPayloadFrozen, CheckKeyPresent, CheckAcked} {
+	if c := byName[CheckEffectOnce]; !c.Passed && c.Name != "" {
+		detail, _, _ := strings.Cut(c.Detail, "; ")
+		if strings.HasPrefix(detail, "duplicated") {
+			return 0, detail
+		}
+		return 1, detail
+	}
+	for sev := 2; sev < len(severityOrder); sev++ {
+		name := severityOrder[sev]
 		c, ok := byName[name]
 		if !ok || c.Passed {
 			continue
@@ -368,11 +384,11 @@ func headline(r Round) string {
 		detail, _, _ := strings.Cut(c.Detail, "; ")
 		switch name {
 		case CheckKeyStable:
-			return "key drawn in the attempt (" + strings.TrimSuffix(detail, ": key drawn in the attempt") + ")"
+			return sev, "key drawn in the attempt (" + strings.TrimSuffix(detail, ": key drawn in the attempt") + ")"
 		case CheckAcked:
-			return "not acknowledged (" + detail + ")"
+			return sev, "not acknowledged (" + detail + ")"
 		}
-		return detail
+		return sev, detail
 	}
-	return "failed"
+	return len(severityOrder), "failed"
 }
