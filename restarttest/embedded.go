@@ -219,15 +219,6 @@ func serverEnv() []string {
 	return append(env, "LC_ALL=C")
 }
 
-func freeLoopbackPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
 func resolveLink(p string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
@@ -243,9 +234,4 @@ func isExecutable(p string) bool {
 func versionOf(binDir string) float64 {
 	v, _ := strconv.ParseFloat(filepath.Base(filepath.Dir(binDir)), 64)
 	return v
-}
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }

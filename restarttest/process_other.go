@@ -13,4 +13,4 @@ var errUnsupported = errors.New("restart-test needs a Unix system (process group
 func groupSysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{} }
 
 func signalGroup(int) error { return errUnsupported }
-func supported() error { return errUnsupported }
+func supported() error      { return errUnsupported }

@@ -11,4 +11,4 @@ func groupSysProcAttr() *syscall.SysProcAttr {
 }
 
 func signalGroup(pgid int) error { return syscall.Kill(-pgid, syscall.SIGKILL) }
-func supported() error { return nil }
+func supported() error           { return nil }

@@ -17,12 +17,12 @@ import (
 
 // Results of an effect request at the fake provider.
 const (
-	ResultExecuted = "executed"   // the effect happened (first request for a key, or no key)
-	ResultReplayed = "replayed"   // same key, same body: stored response, no effect
-	ResultConflict = "conflict"   // same key, different body: 422
-	ResultInFlight = "in-flight"  // same key while the first is still running: 409
-	ResultDropped  = "dropped"    // killed at `request`: never reached the provider
-	ResultFault    = "fault"      // --provider-fault 500-once: 500, no effect
+	ResultExecuted = "executed"  // the effect happened (first request for a key, or no key)
+	ResultReplayed = "replayed"  // same key, same body: stored response, no effect
+	ResultConflict = "conflict"  // same key, different body: 422
+	ResultInFlight = "in-flight" // same key while the first is still running: 409
+	ResultDropped  = "dropped"   // killed at `request`: never reached the provider
+	ResultFault    = "fault"     // --provider-fault 500-once: 500, no effect
 )
 
 // EffectRequest is one POST the handler sent to the fake provider.
