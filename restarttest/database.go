@@ -92,28 +92,34 @@ func openDatabase(ctx context.Context, dsn string, onWrite func(pid uint32)) (*d
 }
 
 // resetSchema drops and recreates the schema, applies setup inside it and
-// installs a write trigger on every table the setup created.
+// installs a write trigger on every table the setup created, all in one
+// transaction (one commit per round keeps the harness cheap).
 func (db *database) resetSchema(ctx context.Context, setup string) error {
-	if err := db.dropSchema(ctx); err != nil {
+	db.terminateLockHolders(ctx)
+	tx, err := db.admin.Begin(ctx)
+	if err != nil {
 		return err
 	}
+	defer func() { _ = tx.Rollback(ctx) }()
 	q := pgx.Identifier{db.schema}.Sanitize()
-	if _, err := db.admin.Exec(ctx, "create schema "+q); err != nil {
+	if _, err := tx.Exec(ctx, "drop schema if exists "+q+" cascade"); err != nil {
+		return fmt.Errorf("drop schema %s: %w", db.schema, err)
+	}
+	if _, err := tx.Exec(ctx, "create schema "+q); err != nil {
 		return fmt.Errorf("create schema %s: %w", db.schema, err)
 	}
-	if _, err := db.admin.Exec(ctx, "set search_path to "+q); err != nil {
+	if _, err := tx.Exec(ctx, "set local search_path to "+q); err != nil {
 		return err
 	}
 	if strings.TrimSpace(setup) != "" {
-		if _, err := db.admin.PgConn().Exec(ctx, setup).ReadAll(); err != nil {
+		if _, err := tx.Conn().PgConn().Exec(ctx, setup).ReadAll(); err != nil {
 			return fmt.Errorf("setup SQL: %w", err)
 		}
 	}
-	if _, err := db.admin.PgConn().Exec(ctx, triggerSQL(db.schema)).ReadAll(); err != nil {
+	if _, err := tx.Conn().PgConn().Exec(ctx, triggerSQL(db.schema)).ReadAll(); err != nil {
 		return fmt.Errorf("install write triggers: %w", err)
 	}
-	_, err := db.admin.Exec(ctx, "reset search_path")
-	return err
+	return tx.Commit(ctx)
 }
 
 // triggerSQL installs, on every table of the schema, a row trigger that
@@ -140,9 +146,9 @@ begin
 end $d$`
 }
 
-// dropSchema removes the schema. Connections of killed handlers may still
-// hold locks in it for a moment; they are terminated first.
-func (db *database) dropSchema(ctx context.Context) error {
+// terminateLockHolders ends the connections that still hold locks in the
+// schema: those of killed handlers, whose backends may not have noticed yet.
+func (db *database) terminateLockHolders(ctx context.Context) {
 	_, _ = db.admin.Exec(ctx, `
 select pg_terminate_backend(l.pid)
 from pg_locks l
@@ -150,6 +156,11 @@ join pg_class c on c.oid = l.relation
 join pg_namespace n on n.oid = c.relnamespace
 where n.nspname = $1 and l.pid <> pg_backend_pid()
 group by l.pid`, db.schema)
+}
+
+// dropSchema removes the schema.
+func (db *database) dropSchema(ctx context.Context) error {
+	db.terminateLockHolders(ctx)
 	_, err := db.admin.Exec(ctx, "drop schema if exists "+pgx.Identifier{db.schema}.Sanitize()+" cascade")
 	if err != nil {
 		return fmt.Errorf("drop schema %s: %w", db.schema, err)

@@ -47,6 +47,9 @@ func (e *Embedded) SocketDSN() string {
 	return fmt.Sprintf("postgres://%s@/postgres?host=%s&port=%d&sslmode=disable", e.User, e.Dir, e.Port)
 }
 
+// serverBinGlob is where distributions install the server binaries.
+var serverBinGlob = "/usr/lib/postgresql/*/bin"
+
 // FindServerBinaries returns the directory holding initdb and postgres.
 func FindServerBinaries() (string, error) {
 	if p, err := exec.LookPath("initdb"); err == nil {
@@ -57,7 +60,7 @@ func FindServerBinaries() (string, error) {
 			}
 		}
 	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	dirs, _ := filepath.Glob(serverBinGlob)
 	sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) > versionOf(dirs[j]) })
 	for _, dir := range dirs {
 		if isExecutable(filepath.Join(dir, "initdb")) && isExecutable(filepath.Join(dir, "postgres")) {
