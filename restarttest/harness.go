@@ -164,6 +164,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.Learned = h.learned
+	if rep.Learned.Endpoints == nil {
+		rep.Learned.Endpoints = []string{}
+	}
 	finishReport(rep)
 	return rep, nil
 }

@@ -232,10 +232,10 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 		}
 	}
 	code := p.exitCode()
-	if p.state != nil {
+	a.rec.Signal = p.signal()
+	if p.state != nil && a.rec.Signal == "" {
 		a.rec.ExitCode = &code
 	}
-	a.rec.Signal = p.signal()
 	a.rec.Stdout, a.rec.StdoutBytes = p.stdout.String(), p.stdout.Total()
 	a.rec.Stderr, a.rec.StderrBytes = p.stderr.String(), p.stderr.Total()
 	rs.settle(a, code == 0 && a.rec.Signal == "")
@@ -315,8 +315,9 @@ func (rs *roundState) copyServerOutput(a *attemptRun, p *groupProcess) {
 	select {
 	case <-p.done:
 		code := p.exitCode()
-		a.rec.ExitCode = &code
-		a.rec.Signal = p.signal()
+		if a.rec.Signal = p.signal(); a.rec.Signal == "" {
+			a.rec.ExitCode = &code
+		}
 	default:
 	}
 }
