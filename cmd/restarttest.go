@@ -114,6 +114,11 @@ func restartTestRun(opts *RestartTestOptions) error {
 		var stop context.CancelFunc
 		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		// A closed stdout (| head) must end in cleanup, not in death by
+		// SIGPIPE with the embedded server's directory left behind.
+		sigpipe := make(chan os.Signal, 1)
+		signal.Notify(sigpipe, syscall.SIGPIPE)
+		defer signal.Stop(sigpipe)
 	}
 	progress := newProgress(opts.IO)
 	defer progress.clear()

@@ -291,6 +291,9 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	}
 	// Writes committed just before a kill are notified just after it.
 	h.db.listen.Sync(ctx)
+	if rs.envError != nil {
+		return Round{}, rs.envError
+	}
 	round := rs.result(index)
 	h.roundMu.Lock()
 	h.round = nil

@@ -261,6 +261,11 @@ func TestDeliverMode(t *testing.T) {
 				DSN:         dsn(t),
 			})
 			defer dumpOnFailure(t, rep)
+			if os.Getenv("IDEMCHECK_DUMP") != "" {
+				var b bytes.Buffer
+				_ = WriteText(&b, rep, nil)
+				t.Log("\n" + b.String())
+			}
 			r := roundAt(t, rep, "response")
 			if !r.KillReached || len(r.Attempts) < 2 || !r.Attempts[len(r.Attempts)-1].Acked() {
 				t.Errorf("response round: kill reached %v, attempts %d: want the restarted server to acknowledge", r.KillReached, len(r.Attempts))
@@ -323,4 +328,44 @@ func runTestServer() int {
 		w.WriteHeader(http.StatusOK)
 	}))
 	return 0
+}
+
+func TestBadSetupIsAnEnvironmentError(t *testing.T) {
+	_, err := Run(context.Background(), Config{
+		Handler: "true",
+		Message: []byte(`{}`),
+		Setup:   "create tabel oops (id int);",
+		DSN:     dsn(t),
+	})
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "setup SQL") {
+		t.Fatalf("err = %v, want an EnvError about the setup SQL", err)
+	}
+}
+
+func TestDeliverPortTakenIsAnEnvironmentError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, err = Run(context.Background(), Config{
+		Handler:    "sleep 5",
+		DeliverURL: "http://" + ln.Addr().String() + "/hook",
+		Message:    []byte(`{}`),
+		DSN:        dsn(t),
+	})
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "already listens") {
+		t.Fatalf("err = %v, want an EnvError about the busy port", err)
+	}
 }

@@ -3,6 +3,7 @@ package restarttest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -19,6 +20,7 @@ type roundState struct {
 	start time.Time
 
 	mu       sync.Mutex
+	envError error // a harness or environment failure seen during the round
 	attempts []*attemptRun
 	inflight map[*attemptRun]bool
 	latest   *attemptRun
@@ -269,6 +271,10 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	p, err := srv.ensure(ctx, rs.h.cfg.Timeout)
 	if err != nil {
 		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
+		var env *EnvError
+		if errors.As(err, &env) {
+			rs.envErr(err)
+		}
 		if p != nil {
 			rs.copyServerOutput(a, p)
 		}
@@ -355,6 +361,14 @@ func (rs *roundState) result(index int) Round {
 	}
 	r.Effects = tally(reqs)
 	return r
+}
+
+func (rs *roundState) envErr(err error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.envError == nil {
+		rs.envError = err
+	}
 }
 
 func (rs *roundState) String() string { return fmt.Sprintf("round %s", rs.kp) }

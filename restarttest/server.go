@@ -57,7 +57,7 @@ func (s *server) ensure(ctx context.Context, timeout time.Duration) (*groupProce
 		}
 	}
 	if !s.started && s.listening() {
-		return nil, fmt.Errorf("something already listens on %s before the handler started", s.addr)
+		return nil, &EnvError{Err: fmt.Errorf("something already listens on %s before the handler started", s.addr)}
 	}
 	p, err := startGroup(s.command, s.env, nil)
 	if err != nil {
