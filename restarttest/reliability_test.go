@@ -213,7 +213,18 @@ func TestInterruptStopsEverything(t *testing.T) {
 	dir := t.TempDir()
 	pgids := filepath.Join(dir, "pgids")
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(400*time.Millisecond, cancel)
+	defer cancel()
+	go func() {
+		// Interrupt once all three handlers are running.
+		for ctx.Err() == nil {
+			if b, _ := os.ReadFile(pgids); len(strings.Fields(string(b))) == 3 {
+				time.Sleep(50 * time.Millisecond)
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
 	start := time.Now()
 	_, err := Run(ctx, Config{
 		Handler:    fmt.Sprintf("echo $$ >> %s; sleep 300 & sleep 300", pgids),

@@ -43,7 +43,7 @@ func main() {
 	case errors.Is(err, pgx.ErrNoRows):
 		// The work between the check and the act (validation, a model
 		// call) is the window another delivery slips through.
-		time.Sleep(150 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
 		if err := conn.QueryRow(ctx, `insert into payments (message_id, status) values ($1, 'started') returning id`, msg.MessageID).Scan(&id); err != nil {
 			fail(75, "database: %v", err)
 		}
