@@ -79,7 +79,12 @@ type harness struct {
 	roundMu    sync.Mutex
 	round      *roundState
 	deliverSrv *server
+	marker     string // NAME=VALUE put in every handler's environment
 }
+
+// runMarkerEnv marks the environment of every handler process, so that what
+// escapes the process group can still be found and killed.
+const runMarkerEnv = "IDEMCHECK_RUN_ID"
 
 // Run executes the run described by cfg. A harness or environment failure is
 // returned as an *EnvError (or the context's error); failed checks are not
@@ -93,6 +98,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, envErrorf("no handler command")
 	}
 	h := &harness{cfg: cfg, hmacKey: "idemcheck-test-secret-" + randomHex(16)}
+	h.marker = runMarkerEnv + "=" + randomHex(8)
+	defer sweepMarked(h.marker)
 
 	msg, err := os.CreateTemp("", "idemcheck-message-")
 	if err != nil {
@@ -230,13 +237,13 @@ func (h *harness) handlerEnv() []string {
 	var env []string
 	for _, kv := range h.cfg.Env {
 		name, _, _ := strings.Cut(kv, "=")
-		if drop[name] || strings.HasPrefix(name, "PG") {
+		if drop[name] || name == runMarkerEnv || strings.HasPrefix(name, "PG") {
 			continue
 		}
 		env = append(env, kv)
 	}
 	env = append(env, h.db.handlerEnv()...)
-	env = append(env, "PROVIDER_URL="+h.prov.URL(), "IDEMPOTENCY_HMAC_KEY="+h.hmacKey)
+	env = append(env, "PROVIDER_URL="+h.prov.URL(), "IDEMPOTENCY_HMAC_KEY="+h.hmacKey, h.marker)
 	if h.model != nil {
 		env = append(env, "MODEL_URL="+h.model.URL())
 	}
@@ -289,12 +296,14 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	if h.deliverSrv != nil {
 		h.deliverSrv.stop()
 	}
+	escaped := sweepMarked(h.marker)
 	// Writes committed just before a kill are notified just after it.
 	h.db.listen.Sync(ctx)
 	if rs.envError != nil {
 		return Round{}, rs.envError
 	}
 	round := rs.result(index)
+	round.EscapedProcesses = escaped
 	h.roundMu.Lock()
 	h.round = nil
 	h.roundMu.Unlock()

@@ -23,7 +23,8 @@ type groupProcess struct {
 
 	readers sync.WaitGroup
 	pipes   []*os.File
-	done    chan struct{} // closed once the shell has exited and its group is gone
+	exited  chan struct{} // closed once the shell has exited
+	done    chan struct{} // closed once its group is killed and its output collected
 	state   *os.ProcessState
 	waitErr error
 
@@ -37,6 +38,7 @@ func startGroup(command string, env []string, stdin *os.File) (*groupProcess, er
 	p := &groupProcess{
 		stdout: newTailBuffer(outputCap),
 		stderr: newTailBuffer(outputCap),
+		exited: make(chan struct{}),
 		done:   make(chan struct{}),
 		killed: make(chan struct{}),
 	}
@@ -87,14 +89,15 @@ func (p *groupProcess) drain(r *os.File, into *tailBuffer) {
 func (p *groupProcess) wait() {
 	p.waitErr = p.cmd.Wait()
 	p.state = p.cmd.ProcessState
+	close(p.exited)
 	killGroup(p.pgid)
 	drained := make(chan struct{})
 	go func() { p.readers.Wait(); close(drained) }()
 	select {
 	case <-drained:
-	case <-time.After(500 * time.Millisecond):
+	case <-time.After(250 * time.Millisecond):
 		// Something outside the group (it called setsid) still holds the
-		// pipe; stop reading rather than hang.
+		// pipe; stop reading rather than hang. The round's sweep kills it.
 	}
 	for _, f := range p.pipes {
 		f.Close()

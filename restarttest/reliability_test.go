@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,6 +93,13 @@ func TestNoOrphans(t *testing.T) {
 		{"killed at time:150ms then timeout", record + " sleep 300", []KillPoint{{Kind: KillTime, Delay: 150 * time.Millisecond}}},
 		{"exit 0 with a background job", record + " exit 0", []KillPoint{{Kind: KillNone}}},
 	}
+	if _, err := exec.LookPath("setsid"); err == nil && runtime.GOOS == "linux" {
+		escape := fmt.Sprintf("echo $$ >> %s; setsid sleep 302 & echo $! >> %s; sleep 0.2; exit 0", pgids, pids)
+		cases = append(cases, struct {
+			name, handler string
+			kill          []KillPoint
+		}{"escaped with setsid", escape, []KillPoint{{Kind: KillNone}}})
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			os.Remove(pids)
@@ -114,6 +122,9 @@ func TestNoOrphans(t *testing.T) {
 			}
 			if len(rep.Rounds) != 1 || len(rep.Rounds[0].Attempts) == 0 {
 				t.Fatalf("rounds %+v", rep.Rounds)
+			}
+			if strings.Contains(tc.name, "setsid") && rep.Rounds[0].EscapedProcesses != 1 {
+				t.Errorf("escaped_processes = %d, want 1", rep.Rounds[0].EscapedProcesses)
 			}
 		})
 	}

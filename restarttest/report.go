@@ -35,17 +35,21 @@ type Learned struct {
 // Round is one fresh schema, one kill point, deliveries until acknowledged,
 // and the checks.
 type Round struct {
-	Index          int             `json:"index"`
-	KillPoint      string          `json:"kill_point"`   // none, request, db-write:2, concurrent:2, ...
-	KillReached    bool            `json:"kill_reached"` // the handler was killed at the kill point
-	Passed         bool            `json:"passed"`
-	DurationMS     int64           `json:"duration_ms"`
-	Writes         int             `json:"writes"` // committed writing transactions in the schema
-	ModelCalls     int             `json:"model_calls"`
-	Attempts       []Attempt       `json:"attempts"`
-	EffectRequests []EffectRequest `json:"effect_requests"`
-	Effects        []EndpointTally `json:"effects"`
-	Checks         []Check         `json:"checks"`
+	Index       int    `json:"index"`
+	KillPoint   string `json:"kill_point"`   // none, request, db-write:2, concurrent:2, ...
+	KillReached bool   `json:"kill_reached"` // the handler was killed at the kill point
+	Passed      bool   `json:"passed"`
+	DurationMS  int64  `json:"duration_ms"`
+	Writes      int    `json:"writes"` // committed writing transactions in the schema
+	ModelCalls  int    `json:"model_calls"`
+	// EscapedProcesses counts handler processes found running outside the
+	// handler's process group after the round (setsid, daemons); they were
+	// killed.
+	EscapedProcesses int             `json:"escaped_processes"`
+	Attempts         []Attempt       `json:"attempts"`
+	EffectRequests   []EffectRequest `json:"effect_requests"`
+	Effects          []EndpointTally `json:"effects"`
+	Checks           []Check         `json:"checks"`
 }
 
 // Attempt outcomes.

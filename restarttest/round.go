@@ -220,7 +220,8 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 	}
 	for done := false; !done; {
 		select {
-		case <-p.done:
+		case <-p.exited:
+			<-p.done
 			done = true
 		case <-delay:
 			a.fire(rs.kp.String())

@@ -115,6 +115,9 @@ func (t *textWriter) round(r Round) {
 	if concurrent {
 		t.line("  %s", st.Muted.Render(plural(r.Writes, "committed write")+" in the round"))
 	}
+	if r.EscapedProcesses > 0 {
+		t.line("  %s", st.Warn.Render(fmt.Sprintf("%s left outside the handler's process group (setsid, daemon): killed", plural(r.EscapedProcesses, "process"))))
+	}
 	t.checks(r.Checks)
 	if !r.Passed {
 		t.stderrTails(r)
@@ -231,6 +234,9 @@ func maxDelivery(r Round) int {
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
