@@ -373,6 +373,12 @@ func headline(r Round) (int, string) {
 		if strings.HasPrefix(detail, "duplicated") {
 			return 0, detail
 		}
+		// Nothing acknowledged and nothing charged: the handler failing is
+		// the news, the lost effect its consequence.
+		if acked := byName[CheckAcked]; acked.Name != "" && !acked.Passed {
+			first, _, _ := strings.Cut(acked.Detail, "; ")
+			return 1, "not acknowledged (" + first + ")"
+		}
 		return 1, detail
 	}
 	for sev := 2; sev < len(severityOrder); sev++ {

@@ -176,3 +176,40 @@ func TestShellHandlers(t *testing.T) {
 		t.Error("timekey.sh: key-stable passed with a clock key")
 	}
 }
+
+func TestRandomRoundsAreReproducibleBySeed(t *testing.T) {
+	cfg := exampleConfig(t, "intent")
+	cfg.KillPoints = []KillPoint{{Kind: KillRandom}}
+	cfg.Rounds, cfg.Seed = 3, 11
+	a := run(t, cfg)
+	b := run(t, cfg)
+	if got, again := killPoints(a), killPoints(b); strings.Join(got, " ") != strings.Join(again, " ") || len(got) != 4 || got[0] != "none" {
+		t.Errorf("seed 11 drew %v, then %v", got, again)
+	}
+	if a.Seed == nil || *a.Seed != 11 {
+		t.Errorf("seed not reported: %v", a.Seed)
+	}
+	if a.Verdict != VerdictPass || b.Verdict != VerdictPass {
+		t.Errorf("intent failed random rounds: %v %v", failedChecks(a), failedChecks(b))
+	}
+}
+
+// A provider that fails once and is slow, and a kill after a delay: the
+// correct handler still charges exactly once.
+func TestIntentUnderProviderFaultsAndTimeKill(t *testing.T) {
+	cfg := exampleConfig(t, "intent")
+	cfg.Fault = ProviderFault{FailOnce: true, Delay: 50 * time.Millisecond}
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillTime, Delay: 20 * time.Millisecond}, {Kind: KillResponse}}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	if rep.Verdict != VerdictPass {
+		t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+	}
+	faulted := false
+	for _, q := range roundAt(t, rep, "none").EffectRequests {
+		faulted = faulted || q.Result == ResultFault
+	}
+	if !faulted {
+		t.Error("500-once never answered 500")
+	}
+}
