@@ -277,6 +277,24 @@ func ShortKey(k string) string {
 // shortKeys shortens keys for display, keeping each prefix long enough to
 // tell the keys apart (time-based keys share long prefixes).
 func shortKeys(keys []string) string {
+	n := shortKeyLen(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = shortKeyN(k, n)
+	}
+	return strings.Join(out, ", ")
+}
+
+func shortKeyN(k string, n int) string {
+	if len([]rune(k)) > n {
+		return prefix(k, n) + "…"
+	}
+	return k
+}
+
+// shortKeyLen is the shortest prefix length (at least 4) that tells keys
+// apart.
+func shortKeyLen(keys []string) int {
 	n := 4
 	for ; n < 64; n++ {
 		seen := map[string]bool{}
@@ -293,14 +311,7 @@ func shortKeys(keys []string) string {
 			break
 		}
 	}
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = prefix(k, n)
-		if len([]rune(k)) > n {
-			out[i] += "…"
-		}
-	}
-	return strings.Join(out, ", ")
+	return n
 }
 
 func prefix(s string, n int) string {

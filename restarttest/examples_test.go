@@ -2,6 +2,7 @@ package restarttest
 
 import (
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -141,6 +142,19 @@ func TestExampleCheckThenActDuplicatesUnderConcurrency(t *testing.T) {
 	}
 	if !check(r, CheckAcked).Passed {
 		t.Errorf("concurrent round: both deliveries should be acknowledged: %+v", check(r, CheckAcked))
+	}
+	if runtime.GOOS == "linux" {
+		// Each simultaneous delivery's request is traced to its process.
+		seen := map[int]bool{}
+		for _, q := range r.EffectRequests {
+			if q.Delivery == 0 || q.Attempt == 0 {
+				t.Errorf("request %d not attributed: delivery %d attempt %d", q.Seq, q.Delivery, q.Attempt)
+			}
+			seen[q.Delivery] = true
+		}
+		if len(seen) != 2 {
+			t.Errorf("requests came from deliveries %v, want 1 and 2", seen)
+		}
 	}
 }
 

@@ -204,6 +204,12 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 	if !random {
 		return append(plan, append(candidates, KillPoint{Kind: KillConcurrent, N: 2})...)
 	}
+	// Kill points named next to `random` run first, as given.
+	for _, k := range h.cfg.KillPoints {
+		if k.Kind != KillRandom && k.Kind != KillNone {
+			plan = append(plan, k)
+		}
+	}
 	rng := rand.New(rand.NewPCG(uint64(h.cfg.Seed), 0x1dec4ec))
 	maxDelay := max(h.cleanMS, 20)
 	for i := 0; i < h.cfg.Rounds; i++ {

@@ -75,8 +75,9 @@ func ParseProviderFault(s string) (ProviderFault, error) {
 
 // providerHooks let the round decide about kills around each request.
 type providerHooks interface {
-	// arrived attributes the request and may drop it (kill at `request`).
-	arrived(r *EffectRequest) (drop bool)
+	// arrived attributes the request (sent from remoteAddr) and may drop
+	// it (kill at `request`).
+	arrived(r *EffectRequest, remoteAddr string) (drop bool)
 	// executed may withhold the response (kill at `response`).
 	executed(r *EffectRequest) (withhold bool)
 	// responded is called after the response was flushed (`after-response`).
@@ -118,6 +119,8 @@ func startProvider(fault ProviderFault) (*provider, error) {
 }
 
 func (p *provider) URL() string { return "http://" + p.ln.Addr().String() }
+
+func (p *provider) port() int { return p.ln.Addr().(*net.TCPAddr).Port }
 
 func (p *provider) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -170,7 +173,7 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 	p.requests = append(p.requests, req)
 	p.mu.Unlock()
 
-	if hooks != nil && hooks.arrived(req) {
+	if hooks != nil && hooks.arrived(req, r.RemoteAddr) {
 		p.setResult(req, ResultDropped, 0, "")
 		hijackClose(w)
 		return

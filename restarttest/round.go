@@ -34,8 +34,15 @@ type attemptRun struct {
 
 	mu       sync.Mutex
 	killFn   func()
+	group    int // process group of the handler, once started
 	killedAt string
 	writes   int
+}
+
+func (a *attemptRun) pgid() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.group
 }
 
 // fire kills the attempt for reason, once.
@@ -97,9 +104,29 @@ func (rs *roundState) onWrite() {
 	}
 }
 
+// sender is the attempt an effect request came from: the only one in
+// flight, else the one whose process group owns the connection.
+func (rs *roundState) sender(remoteAddr string) *attemptRun {
+	if a := rs.current(); a != nil {
+		return a
+	}
+	pgid, ok := senderGroup(remoteAddr, rs.h.prov.port(), rs.h.marker)
+	if !ok {
+		return nil
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for a := range rs.inflight {
+		if a.pgid() == pgid {
+			return a
+		}
+	}
+	return nil
+}
+
 // arrived implements providerHooks.
-func (rs *roundState) arrived(r *EffectRequest) bool {
-	a := rs.current()
+func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
+	a := rs.sender(remoteAddr)
 	if a == nil {
 		return false
 	}
@@ -203,7 +230,7 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 		return
 	}
 	a.mu.Lock()
-	a.killFn = p.kill
+	a.killFn, a.group = p.kill, p.pgid
 	pending := a.killedAt != ""
 	a.mu.Unlock()
 	if pending {

@@ -33,9 +33,10 @@ func WriteText(w io.Writer, rep *Report, st *ui.Styles) error {
 }
 
 type textWriter struct {
-	w   io.Writer
-	st  *ui.Styles
-	err error
+	w      io.Writer
+	st     *ui.Styles
+	err    error
+	keyLen int // shortened key length that tells the round's keys apart
 }
 
 func (t *textWriter) line(format string, args ...any) {
@@ -60,6 +61,10 @@ func (t *textWriter) header(rep *Report) {
 	if rep.Seed != nil {
 		t.line("%s", st.Muted.Render(fmt.Sprintf("random kill points, --seed %d", *rep.Seed)))
 	}
+	if !hasCleanRound(rep) {
+		t.line("")
+		return
+	}
 	l := rep.Learned
 	eps := ""
 	if len(l.Endpoints) > 0 {
@@ -82,6 +87,13 @@ func (t *textWriter) round(r Round) {
 	}
 	t.line("%s  %s  %s%s", st.Bold.Render(fmt.Sprintf("round %d", r.Index)), kp.Label(), verdict, note)
 
+	var keys []string
+	for _, q := range r.EffectRequests {
+		if q.IdempotencyKey != "" && !contains(keys, q.IdempotencyKey) {
+			keys = append(keys, q.IdempotencyKey)
+		}
+	}
+	t.keyLen = shortKeyLen(keys)
 	shown := make([]bool, len(r.EffectRequests))
 	concurrent := maxDelivery(r) > 1
 	for _, a := range r.Attempts {
@@ -129,7 +141,7 @@ func (t *textWriter) request(q EffectRequest) {
 	st := t.st
 	key := st.Fail.Render("no key")
 	if q.IdempotencyKey != "" {
-		key = "key " + st.Code.Render(ShortKey(q.IdempotencyKey))
+		key = "key " + st.Code.Render(shortKeyN(q.IdempotencyKey, t.keyLen))
 	}
 	var res string
 	switch {
@@ -245,4 +257,13 @@ func plural(n int, noun string) string {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func hasCleanRound(rep *Report) bool {
+	for _, r := range rep.Rounds {
+		if r.KillPoint == KillNone {
+			return true
+		}
+	}
+	return false
 }
