@@ -82,6 +82,7 @@ func StartEmbedded(ctx context.Context) (*Embedded, error) {
 	if err != nil {
 		return nil, err
 	}
+	RemoveStaleEmbedded()
 	dir, err := os.MkdirTemp("", "idemcheck-pg-")
 	if err != nil {
 		return nil, fmt.Errorf("embedded PostgreSQL: %w", err)
@@ -236,4 +237,31 @@ func isExecutable(p string) bool {
 func versionOf(binDir string) float64 {
 	v, _ := strconv.ParseFloat(filepath.Base(filepath.Dir(binDir)), 64)
 	return v
+}
+
+// RemoveStaleEmbedded removes the directories of embedded servers whose
+// idemcheck died without cleaning up (kill -9): the kernel then killed the
+// server, which left its postmaster.pid naming a dead process.
+func RemoveStaleEmbedded() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "idemcheck-pg-*"))
+	for _, dir := range dirs {
+		if embeddedIsStale(dir) {
+			os.RemoveAll(dir)
+		}
+	}
+}
+
+func embeddedIsStale(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "data", "postmaster.pid"))
+	if err != nil {
+		// Not started yet, or being set up by another run: only a day-old
+		// directory is taken as abandoned.
+		st, err := os.Stat(dir)
+		return err == nil && time.Since(st.ModTime()) > 24*time.Hour
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
+	if err != nil || pid <= 0 {
+		return false
+	}
+	return syscall.Kill(pid, 0) == syscall.ESRCH
 }

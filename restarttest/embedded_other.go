@@ -26,3 +26,9 @@ func (e *Embedded) Stop() {}
 
 // StartEmbedded always fails on this system.
 func StartEmbedded(context.Context) (*Embedded, error) { return nil, ErrNoServerBinaries }
+
+// FindServerBinaries always fails on this system.
+func FindServerBinaries() (string, error) { return "", ErrNoServerBinaries }
+
+// RemoveStaleEmbedded does nothing on this system.
+func RemoveStaleEmbedded() {}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,5 +73,37 @@ func TestNoServerBinaries(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "--dsn") || !strings.Contains(err.Error(), "install") {
 		t.Errorf("the error must say how to install a server or pass --dsn: %v", err)
+	}
+}
+
+func TestRemoveStaleEmbedded(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	mk := func(name, pid string) string {
+		dir := filepath.Join(os.TempDir(), name)
+		if err := os.MkdirAll(filepath.Join(dir, "data"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if pid != "" {
+			if err := os.WriteFile(filepath.Join(dir, "data", "postmaster.pid"), []byte(pid+"\n/x\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := mk("idemcheck-pg-stale", strconv.Itoa(dead.Process.Pid))
+	live := mk("idemcheck-pg-live", strconv.Itoa(os.Getpid()))
+	starting := mk("idemcheck-pg-starting", "")
+	RemoveStaleEmbedded()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale directory kept: %v", err)
+	}
+	for _, dir := range []string{live, starting} {
+		if _, err := os.Stat(dir); err != nil {
+			t.Errorf("%s removed: %v", dir, err)
+		}
 	}
 }

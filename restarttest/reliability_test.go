@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // liveProcesses returns the processes, not zombies, whose pid is in pids
@@ -389,5 +391,35 @@ func TestDeliverPortTakenIsAnEnvironmentError(t *testing.T) {
 	var env *EnvError
 	if !errors.As(err, &env) || !strings.Contains(err.Error(), "already listens") {
 		t.Fatalf("err = %v, want an EnvError about the busy port", err)
+	}
+}
+
+// Each run's schema is dropped at the end, unless Keep asks to inspect it.
+func TestSchemaDroppedUnlessKept(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		rep := run(t, Config{
+			Handler:    "exit 0",
+			Message:    []byte(`{}`),
+			Setup:      "create table t (id int primary key);",
+			KillPoints: []KillPoint{{Kind: KillNone}},
+			Keep:       keep,
+			DSN:        dsn(t),
+		})
+		conn, err := pgx.Connect(context.Background(), dsn(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exists bool
+		err = conn.QueryRow(context.Background(), "select exists (select 1 from pg_namespace where nspname = $1)", rep.Schema).Scan(&exists)
+		if err == nil && exists {
+			_, err = conn.Exec(context.Background(), "drop schema "+pgx.Identifier{rep.Schema}.Sanitize()+" cascade")
+		}
+		conn.Close(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if exists != keep || rep.Kept != keep {
+			t.Errorf("keep=%v: schema %s exists=%v, report kept=%v", keep, rep.Schema, exists, rep.Kept)
+		}
 	}
 }
