@@ -112,12 +112,16 @@ func (o *DeriveOptions) validate() error {
 		return nil
 	}
 	if o.Batch {
-		for name, set := range map[string]bool{
-			"--tenant": o.TenantSet, "--action": o.Action != "", "--payload": o.PayloadPath != "",
-			"--set": len(o.Sets) > 0, "--verify": o.Verify != "", "--explain": o.Explain,
-		} {
-			if set {
-				return UsageErrorf("%s cannot be used with --batch (each line carries its own intent)", name)
+		conflicts := []struct {
+			flag string
+			set  bool
+		}{
+			{"--tenant", o.TenantSet}, {"--action", o.Action != ""}, {"--payload", o.PayloadPath != ""},
+			{"--set", len(o.Sets) > 0}, {"--verify", o.Verify != ""}, {"--explain", o.Explain},
+		}
+		for _, c := range conflicts {
+			if c.set {
+				return UsageErrorf("%s cannot be used with --batch (each line carries its own intent)", c.flag)
 			}
 		}
 		return nil
@@ -197,8 +201,12 @@ func readSecret(opts *DeriveOptions) ([]byte, error) {
 			}
 			return nil, UsageErrorf("--hmac-key-file: cannot read the secret file")
 		}
-		data = bytes.TrimSuffix(data, []byte("\n"))
-		data = bytes.TrimSuffix(data, []byte("\r"))
+		// One trailing newline, as editors and `echo` add: "\n" or "\r\n".
+		if !bytes.HasSuffix(data, []byte("\r\n")) {
+			data = bytes.TrimSuffix(data, []byte("\n"))
+		} else {
+			data = data[:len(data)-2]
+		}
 		if len(data) == 0 {
 			return nil, UsageErrorf("--hmac-key-file: %s is empty", opts.HMACKeyFile)
 		}

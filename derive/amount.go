@@ -1,117 +1,164 @@
 package derive
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
-// ruleCents turns an amount in reais into integer cents with exact decimal
-// arithmetic. It accepts a JSON number or a string holding a plain decimal
-// (optional sign, ASCII digits, optional fraction, optional exponent,
-// surrounding spaces or tabs) and refuses anything a money format would not
-// produce or that would lose money: sub-cent precision, NaN, Infinity,
-// digit separators, non-ASCII digits, booleans and null.
-func ruleCents(in RuleInput) (string, error) {
+// appendCents turns an amount in reais into integer cents with exact
+// decimal arithmetic. It accepts a JSON number or a string holding a plain
+// decimal (optional sign, ASCII digits, optional fraction, optional
+// exponent, surrounding spaces or tabs) and refuses anything a money format
+// would not produce or that would lose money: sub-cent precision, NaN,
+// Infinity, digit separators, non-ASCII digits, booleans and null.
+func appendCents(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	switch in.Value.Kind {
 	case KindNumber:
-		lit := string(in.Value.Raw)
+		lit := in.Value.Raw
 		if !in.Value.integer {
 			if err := checkFloatRoundTrip(lit); err != nil {
-				return "", err
+				return dst, err
 			}
 		}
-		return decimalToCents(lit, lit)
+		return appendDecimalCents(dst, lit, lit)
 	case KindString:
-		s, _ := in.Value.Text()
-		return stringToCents(s)
+		*scratch = in.Value.appendText((*scratch)[:0])
+		s := *scratch
+		t := bytes.Trim(s, " \t")
+		if len(t) == 0 {
+			return dst, errors.New("empty amount")
+		}
+		if isNonFinite(t) {
+			return dst, fmt.Errorf("amount %q is not a finite number", s)
+		}
+		return appendDecimalCents(dst, t, s)
 	}
-	return "", fmt.Errorf("want an amount (number or decimal string), got %s", describeValue(in.Value))
+	return dst, fmt.Errorf("want an amount (number or decimal string), got %s", describeValue(in.Value))
+}
+
+func isNonFinite(t []byte) bool {
+	t = bytes.TrimLeft(t, "+-")
+	for _, w := range []string{"nan", "snan", "inf", "infinity"} {
+		if len(t) == len(w) && bytes.EqualFold(t, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkFloatRoundTrip refuses JSON non-integer literals that a float64 does
-// not carry exactly to the reference: ones that overflow to infinity, and
-// ones with more digits than survive Python's float repr. Those would give
-// the reference a different amount than the literal says.
-func checkFloatRoundTrip(lit string) error {
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil || math.IsInf(f, 0) {
+// not carry exactly to the reference, which reads JSON numbers as floats:
+// ones that overflow to infinity, and ones with more digits than survive
+// the float's repr. Those would give the reference a different amount than
+// the literal says.
+func checkFloatRoundTrip(lit []byte) error {
+	// Up to 15 significant digits, far from the float range's ends, always
+	// round-trip (DBL_DIG is 15): skip the float conversion.
+	if d, err := scanDecimal(lit); err == nil && d.sigDigits() <= 15 &&
+		len(d.intDigits)+len(d.fracDigits) <= 30 && d.exp > -250 && d.exp < 250 {
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0) {
 		return fmt.Errorf("amount %s is out of range", lit)
 	}
-	a, errA := parseDecimal(lit)
-	b, errB := parseDecimal(strconv.FormatFloat(f, 'g', -1, 64))
+	a, errA := scanDecimal(lit)
+	b, errB := scanDecimal([]byte(strconv.FormatFloat(f, 'g', -1, 64)))
 	if errA != nil || errB != nil || !a.equal(b) {
 		return fmt.Errorf("amount %s has more digits than a JSON float carries exactly; send it as a string", lit)
 	}
 	return nil
 }
 
-func stringToCents(s string) (string, error) {
-	t := strings.Trim(s, " \t")
-	if t == "" {
-		return "", errors.New("empty amount")
-	}
-	switch strings.ToLower(strings.TrimLeft(t, "+-")) {
-	case "nan", "snan", "inf", "infinity":
-		return "", fmt.Errorf("amount %q is not a finite number", s)
-	}
-	return decimalToCents(t, s)
-}
-
-// decimal is sign * digits * 10^exp with digits a string of ASCII digits
-// without leading zeros ("" for zero).
+// decimal is a scanned decimal literal: sign * intDigits.fracDigits * 10^exp.
+// The digit slices point into the literal.
 type decimal struct {
-	neg    bool
-	digits string
-	exp    int
+	neg        bool
+	intDigits  []byte
+	fracDigits []byte
+	exp        int
 }
 
-func (a decimal) equal(b decimal) bool {
-	if a.digits == "" || b.digits == "" {
-		return a.digits == b.digits
+// sigDigits counts digits from the first to the last non-zero one.
+func (d decimal) sigDigits() int {
+	all := len(d.intDigits) + len(d.fracDigits)
+	lead := 0
+	for lead < all && d.digit(lead) == '0' {
+		lead++
 	}
-	return a.neg == b.neg && a.digits == b.digits && a.exp == b.exp
+	trail := 0
+	for trail < all-lead && d.digit(all-1-trail) == '0' {
+		trail++
+	}
+	return all - lead - trail
+}
+
+func (d decimal) digit(i int) byte {
+	if i < len(d.intDigits) {
+		return d.intDigits[i]
+	}
+	return d.fracDigits[i-len(d.intDigits)]
+}
+
+// normalized returns the significant digits and the exponent of their last
+// digit; zero has no digits.
+func (d decimal) normalized() ([]byte, int) {
+	all := append(append([]byte{}, d.intDigits...), d.fracDigits...)
+	exp := d.exp - len(d.fracDigits)
+	all = bytes.TrimLeft(all, "0")
+	for len(all) > 0 && all[len(all)-1] == '0' {
+		all = all[:len(all)-1]
+		exp++
+	}
+	return all, exp
+}
+
+func (d decimal) equal(o decimal) bool {
+	a, ea := d.normalized()
+	b, eb := o.normalized()
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	return d.neg == o.neg && bytes.Equal(a, b) && ea == eb
 }
 
 // maxExponent bounds exponents; anything near it is far beyond the digits
 // Python will print anyway.
 const maxExponent = 1_000_000
 
-var errNotDecimal = errors.New("not a plain decimal")
+var (
+	errNotDecimal  = errors.New("not a plain decimal")
+	errExponentBig = errors.New("exponent out of range")
+)
 
-// parseDecimal reads [+-]digits[.digits][(e|E)[+-]digits] with ASCII digits
+// scanDecimal reads [+-]digits[.digits][(e|E)[+-]digits] with ASCII digits
 // only ("5." and ".5" included, as Python's Decimal reads them).
-func parseDecimal(s string) (decimal, error) {
+func scanDecimal(s []byte) (decimal, error) {
 	var d decimal
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		d.neg = s[i] == '-'
 		i++
 	}
-	var mant strings.Builder
-	intStart := i
+	start := i
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
-	mant.WriteString(s[intStart:i])
-	nDigits := i - intStart
-	frac := 0
+	d.intDigits = s[start:i]
 	if i < len(s) && s[i] == '.' {
 		i++
-		fracStart := i
+		start = i
 		for i < len(s) && isDigit(s[i]) {
 			i++
 		}
-		frac = i - fracStart
-		mant.WriteString(s[fracStart:i])
-		nDigits += frac
+		d.fracDigits = s[start:i]
 	}
-	if nDigits == 0 {
+	if len(d.intDigits)+len(d.fracDigits) == 0 {
 		return d, errNotDecimal
 	}
-	exp := 0
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		expNeg := false
@@ -119,68 +166,73 @@ func parseDecimal(s string) (decimal, error) {
 			expNeg = s[i] == '-'
 			i++
 		}
-		expStart := i
+		start = i
+		exp := 0
 		for i < len(s) && isDigit(s[i]) {
 			if exp < maxExponent {
 				exp = exp*10 + int(s[i]-'0')
 			}
 			i++
 		}
-		if i == expStart {
+		if i == start {
 			return d, errNotDecimal
 		}
 		if exp >= maxExponent {
-			return d, errors.New("exponent out of range")
+			return d, errExponentBig
 		}
 		if expNeg {
 			exp = -exp
 		}
+		d.exp = exp
 	}
 	if i != len(s) {
 		return d, errNotDecimal
 	}
-	digits := strings.TrimLeft(mant.String(), "0")
-	exp -= frac
-	// Drop trailing zeros so equal values compare equal.
-	for len(digits) > 0 && digits[len(digits)-1] == '0' {
-		digits = digits[:len(digits)-1]
-		exp++
-	}
-	d.digits = digits
-	d.exp = exp
 	return d, nil
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// decimalToCents multiplies the decimal text t by 100 exactly. orig is the
-// input as given, for error messages.
-func decimalToCents(t, orig string) (string, error) {
-	d, err := parseDecimal(t)
+// appendDecimalCents appends 100 times the decimal text t, exactly, as an
+// integer. orig is the input as given, for error messages.
+func appendDecimalCents(dst, t, orig []byte) ([]byte, error) {
+	d, err := scanDecimal(t)
 	if err != nil {
 		if errors.Is(err, errNotDecimal) {
-			return "", fmt.Errorf("amount %q is not a plain decimal (digits 0-9, optional sign, '.' fraction, exponent)", orig)
+			return dst, fmt.Errorf("amount %q is not a plain decimal (digits 0-9, optional sign, '.' fraction, exponent)", orig)
 		}
-		return "", fmt.Errorf("amount %q: %v", orig, err)
+		return dst, fmt.Errorf("amount %q: %v", orig, err)
 	}
-	if d.digits == "" {
-		return "0", nil
-	}
-	exp := d.exp + 2 // reais to cents
-	if exp < 0 {
-		return "", fmt.Errorf("amount %q has a fraction of a cent; refusing to round money", orig)
-	}
-	if len(d.digits)+exp > pythonMaxIntDigits {
-		return "", fmt.Errorf("amount %q has more than %d digits", orig, pythonMaxIntDigits)
-	}
-	var b strings.Builder
-	b.Grow(len(d.digits) + exp + 1)
+	start := len(dst)
 	if d.neg {
-		b.WriteByte('-')
+		dst = append(dst, '-')
 	}
-	b.WriteString(d.digits)
+	digitsAt := len(dst)
+	dst = append(dst, d.intDigits...)
+	dst = append(dst, d.fracDigits...)
+	exp := d.exp - len(d.fracDigits) + 2 // reais to cents
+	// Drop leading zeros, then trailing zeros into the exponent.
+	lead := digitsAt
+	for lead < len(dst) && dst[lead] == '0' {
+		lead++
+	}
+	n := copy(dst[digitsAt:], dst[lead:])
+	dst = dst[:digitsAt+n]
+	for len(dst) > digitsAt && dst[len(dst)-1] == '0' {
+		dst = dst[:len(dst)-1]
+		exp++
+	}
+	if len(dst) == digitsAt { // zero, whatever its sign and exponent
+		return append(dst[:start], '0'), nil
+	}
+	if exp < 0 {
+		return dst[:start], fmt.Errorf("amount %q has a fraction of a cent; refusing to round money", orig)
+	}
+	if len(dst)-digitsAt+exp > pythonMaxIntDigits {
+		return dst[:start], fmt.Errorf("amount %q has more than %d digits", orig, pythonMaxIntDigits)
+	}
 	for range exp {
-		b.WriteByte('0')
+		dst = append(dst, '0')
 	}
-	return b.String(), nil
+	return dst, nil
 }

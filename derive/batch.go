@@ -77,18 +77,17 @@ func (s *Schema) RunBatch(secret []byte, r io.Reader, w io.Writer, opts BatchOpt
 func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Writer) (BatchStats, error) {
 	bwk := newBatchWorker(s, secret)
 	var stats BatchStats
-	var long []byte
-	var out []byte
+	var line, out []byte
 	for {
-		line, err := readLine(br, &long)
-		if line == nil && err != nil {
+		var ok bool
+		var err error
+		if line, ok, err = appendLine(br, line[:0]); !ok {
 			if err == io.EOF {
 				return stats, nil
 			}
 			return stats, err
 		}
 		stats.Lines++
-		var ok bool
 		out, ok = bwk.answer(out[:0], line, stats.Lines)
 		if !ok {
 			stats.Failed++
@@ -99,7 +98,20 @@ func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Write
 		if err != nil && err != io.EOF {
 			return stats, err
 		}
+		line, out = shrink(line, maxKeptBuffer), shrink(out, maxKeptBuffer)
 	}
+}
+
+// maxKeptBuffer is the largest buffer kept for reuse after a long line.
+const maxKeptBuffer = 1 << 20
+
+// shrink empties s for reuse, or drops it when a huge line made it big, so
+// memory after a long line goes back to its steady size.
+func shrink[T any](s []T, max int) []T {
+	if cap(s) > max {
+		return nil
+	}
+	return s[:0]
 }
 
 func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Writer, workers int) (BatchStats, error) {
@@ -149,24 +161,24 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 					stop.Store(true)
 				}
 			}
+			// Do not keep a huge line's buffers for the rest of the batch.
+			c.data, c.out = shrink(c.data, 4*chunkBytes), shrink(c.out, 4*chunkBytes)
 			free <- c
 		}
 	}()
 
 	readErr := func() error {
-		var long []byte
 		lineNo := 0
 		for !stop.Load() {
 			c := <-free
 			c.data, c.ends, c.firstLine = c.data[:0], c.ends[:0], lineNo+1
 			var err error
 			for len(c.ends) < chunkLines && len(c.data) < chunkBytes {
-				var line []byte
-				line, err = readLine(br, &long)
-				if line == nil {
+				var ok bool
+				// Lines go straight into the chunk: a huge line is copied once.
+				if c.data, ok, err = appendLine(br, c.data); !ok {
 					break
 				}
-				c.data = append(c.data, line...)
 				c.ends = append(c.ends, len(c.data))
 				lineNo++
 				if err != nil {
@@ -198,37 +210,36 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 	return stats, writeErr
 }
 
-// readLine returns the next line without its "\n" (and "\r"), or nil at the
-// end of input. A line longer than the reader's buffer is gathered in *long,
-// so there is no line length limit. The slice is valid until the next call.
-func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
-	line, err := br.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		*long = append((*long)[:0], line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = br.ReadSlice('\n')
-			*long = append(*long, line...)
+// appendLine appends the next line, without its "\n" or "\r\n", to dst and
+// reports whether there was one. There is no line length limit.
+func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
+	start := len(dst)
+	for {
+		frag, err := br.ReadSlice('\n')
+		dst = append(dst, frag...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
 		}
-		line = *long
-	}
-	if len(line) == 0 {
+		line := dst[start:]
+		if len(line) == 0 {
+			if err == nil {
+				err = io.EOF
+			}
+			return dst, false, err
+		}
+		if line[len(line)-1] == '\n' {
+			dst = dst[:len(dst)-1]
+			if len(dst) > start && dst[len(dst)-1] == '\r' {
+				dst = dst[:len(dst)-1]
+			}
+			return dst, true, nil
+		}
+		// Last line without a final newline.
 		if err == nil {
 			err = io.EOF
 		}
-		return nil, err
+		return dst, true, err
 	}
-	if line[len(line)-1] == '\n' {
-		line = line[:len(line)-1]
-		if len(line) > 0 && line[len(line)-1] == '\r' {
-			line = line[:len(line)-1]
-		}
-		return line, nil
-	}
-	// Last line without a final newline.
-	if err == nil {
-		err = io.EOF
-	}
-	return line, err
 }
 
 // batchWorker answers batch lines with its own parser, HMAC and buffers.
@@ -270,6 +281,8 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return Value{}, nil, errBlankLine
 	}
+	b.d.release()
+	b.payload.release()
 	obj, err := b.d.parser.parseDocument(line)
 	if err != nil {
 		return Value{}, nil, err
@@ -279,7 +292,8 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 	}
 	var tenant, action, payload Value
 	var seen [3]bool
-	for _, m := range obj.Members() {
+	unknown := -1
+	for i, m := range obj.Members() {
 		switch {
 		case m.nameIs("tenant"):
 			tenant, seen[0] = m.Value, true
@@ -289,9 +303,12 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 			payload, seen[2] = m.Value, true
 		case m.nameIs("id"):
 			id = m.Value
-		default:
-			return id, nil, fmt.Errorf("unknown key %q (want tenant, action, payload, id)", m.Name())
+		case unknown < 0:
+			unknown = i
 		}
+	}
+	if unknown >= 0 { // reported after the loop so the answer still carries the id
+		return id, nil, fmt.Errorf("unknown key %q (want tenant, action, payload, id)", obj.Members()[unknown].Name())
 	}
 	for i, name := range [3]string{"tenant", "action", "payload"} {
 		if !seen[i] {

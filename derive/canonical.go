@@ -68,7 +68,7 @@ func AppendCanonical(dst []byte, v any) ([]byte, error) {
 		}
 		return append(dst, ']'), nil
 	case map[string]string:
-		return appendObject(dst, v, func(dst []byte, s string) ([]byte, error) { return appendString(dst, s) })
+		return appendObject(dst, v, appendString[string])
 	case map[string]any:
 		return appendObject(dst, v, AppendCanonical)
 	}
@@ -105,12 +105,12 @@ var errInvalidUTF8 = errors.New("string is not valid UTF-8")
 // appendString writes s as a JSON string the way Python's json.dumps with
 // ensure_ascii=False does. Invalid UTF-8 (including encoded surrogates) is
 // refused: Python would either fail or emit text no other side can match.
-func appendString(dst []byte, s string) ([]byte, error) {
+func appendString[T ~string | ~[]byte](dst []byte, s T) ([]byte, error) {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		// Fast path over ASCII that needs no escape.
-		for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' {
+		for i < len(s) && plainASCII[s[i]] {
 			i++
 		}
 		if i >= len(s) {
@@ -118,7 +118,8 @@ func appendString(dst []byte, s string) ([]byte, error) {
 		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
+			// Converting at most 4 bytes keeps []byte input allocation-free.
+			r, size := utf8.DecodeRuneInString(string(s[i:min(len(s), i+utf8.UTFMax)]))
 			if r == utf8.RuneError && size == 1 {
 				return dst, errInvalidUTF8
 			}

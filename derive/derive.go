@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,7 +11,6 @@ import (
 	"hash"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Intent is what a payment attempt is about to do, frozen before acting.
@@ -61,43 +61,11 @@ var ErrEmptySecret = errors.New("empty HMAC secret")
 
 // Derive computes the key for in with the full explanation.
 func (s *Schema) Derive(secret []byte, in Intent) (*Result, error) {
-	if len(secret) == 0 {
-		return nil, ErrEmptySecret
-	}
-	var p parser
-	payload, err := parsePayload(&p, in.Payload)
+	d, err := s.NewDeriver(secret)
 	if err != nil {
 		return nil, err
 	}
-	action, normalized, err := s.normalize(in.Tenant, in.Action, payload)
-	if err != nil {
-		return nil, err
-	}
-	canonical, err := appendCanonicalIntent(nil, in.Tenant, s.Version, action, normalized)
-	if err != nil {
-		return nil, &Error{Err: err}
-	}
-	mac := hmac.New(sha256.New, secret)
-	mac.Write(canonical)
-	res := &Result{
-		Key:       hex.EncodeToString(mac.Sum(nil)),
-		Canonical: canonical,
-		Version:   s.Version,
-		Tenant:    in.Tenant,
-		Action:    in.Action,
-		Fields:    make([]FieldResult, len(action.Fields)),
-	}
-	for i, f := range action.Fields {
-		v, _ := payload.Get(f.Name)
-		res.Fields[i] = FieldResult{Name: f.Name, Rule: f.Rule, Raw: json.RawMessage(v.Raw), Normalized: normalized[i]}
-	}
-	for _, m := range payload.Members() {
-		name := m.Name()
-		if !action.hasField(name) {
-			res.Ignored = append(res.Ignored, name)
-		}
-	}
-	return res, nil
+	return d.Derive(in)
 }
 
 // Key computes only the hex key for in. For many keys use a Deriver.
@@ -120,20 +88,6 @@ func parsePayload(p *parser, data []byte) (Value, error) {
 	return v, nil
 }
 
-// normalize applies each field's rule, in schema order.
-func (s *Schema) normalize(tenant, actionName string, payload Value) (*Action, []string, error) {
-	if !utf8.ValidString(tenant) {
-		return nil, nil, &Error{Err: errors.New("tenant is not valid UTF-8")}
-	}
-	action, ok := s.Action(actionName)
-	if !ok {
-		return nil, nil, s.unknownAction(actionName)
-	}
-	ca := compileAction(action)
-	normalized, err := ca.normalize(nil, payload)
-	return action, normalized, err
-}
-
 func (s *Schema) unknownAction(name string) error {
 	return &Error{Err: fmt.Errorf("unknown action %q (schema version %d has %s)",
 		name, s.Version, strings.Join(s.ActionNames(), ", "))}
@@ -143,63 +97,88 @@ func (s *Schema) unknownAction(name string) error {
 // fields in canonical order with their names already encoded.
 type compiledAction struct {
 	action *Action
-	rules  []RuleFunc
+	rules  []appendRuleFunc
 	order  []int    // field indexes in code point order of their names
 	keys   [][]byte // `"name":` for each field, by field index
+	head   []byte   // `{"a":"<action>","p":{`
+	err    error    // set when the action name cannot be encoded
 }
 
 func compileAction(a *Action) *compiledAction {
-	ca := &compiledAction{action: a, rules: make([]RuleFunc, len(a.Fields)), order: a.sortedFieldOrder(),
+	ca := &compiledAction{action: a, rules: make([]appendRuleFunc, len(a.Fields)), order: a.sortedFieldOrder(),
 		keys: make([][]byte, len(a.Fields))}
 	for i, f := range a.Fields {
-		ca.rules[i], _ = lookupRule(f.Rule)
+		ca.rules[i] = rules[f.Rule].appendFn
 		key, _ := appendString(nil, f.Name)
 		ca.keys[i] = append(key, ':')
 	}
+	ca.head, ca.err = appendString([]byte(`{"a":`), a.Name)
+	ca.head = append(ca.head, `,"p":{`...)
 	return ca
 }
 
-// normalize applies each field's rule, in schema order, appending the
-// results to dst.
-func (ca *compiledAction) normalize(dst []string, payload Value) ([]string, error) {
-	for i, f := range ca.action.Fields {
+// normBuffer holds the normalized values of one intent back to back.
+type normBuffer struct {
+	data    []byte
+	ends    []int
+	scratch []byte
+	in      RuleInput // kept here so passing &in to a rule does not allocate
+}
+
+func (nb *normBuffer) reset() {
+	nb.data, nb.ends = nb.data[:0], nb.ends[:0]
+}
+
+func (nb *normBuffer) value(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = nb.ends[i-1]
+	}
+	return nb.data[start:nb.ends[i]]
+}
+
+// normalize applies each field's rule, in schema order, into nb.
+func (ca *compiledAction) normalize(nb *normBuffer, payload Value) error {
+	nb.reset()
+	in := &nb.in
+	in.Payload = payload
+	for i := range ca.action.Fields {
+		f := &ca.action.Fields[i]
 		v, ok := payload.Get(f.Name)
 		if !ok {
-			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("missing from the payload")}
+			return &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("missing from the payload")}
 		}
 		fn := ca.rules[i]
 		if fn == nil {
-			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: fmt.Errorf("unknown rule %q", f.Rule)}
+			return &Error{Field: f.Name, Rule: f.Rule, Err: fmt.Errorf("unknown rule %q", f.Rule)}
 		}
-		out, err := fn(RuleInput{Field: f, Value: v, Payload: payload})
-		if err != nil {
-			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: err}
+		in.Field, in.Value = *f, v
+		var err error
+		if nb.data, err = fn(nb.data, in, &nb.scratch); err != nil {
+			return &Error{Field: f.Name, Rule: f.Rule, Err: err}
 		}
-		if !utf8.ValidString(out) {
-			return dst, &Error{Field: f.Name, Rule: f.Rule, Err: errors.New("normalized value is not valid UTF-8")}
-		}
-		dst = append(dst, out)
+		// Invalid UTF-8 from a rule is caught by the canonical encoder.
+		nb.ends = append(nb.ends, len(nb.data))
 	}
-	return dst, nil
+	return nil
 }
 
 // appendCanonical writes {"a":…,"p":{…},"t":…,"v":…}: the top-level keys
 // are already in code point order, and the fields are written in code point
 // order of their names. tenantJSON is the tenant as a JSON string.
-func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, normalized []string) ([]byte, error) {
-	var err error
-	dst = append(dst, `{"a":`...)
-	if dst, err = appendString(dst, ca.action.Name); err != nil {
-		return dst, err
+func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, nb *normBuffer) ([]byte, error) {
+	if ca.err != nil {
+		return dst, fmt.Errorf("action: %w", ca.err)
 	}
-	dst = append(dst, `,"p":{`...)
+	var err error
+	dst = append(dst, ca.head...)
 	for n, i := range ca.order {
 		if n > 0 {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, ca.keys[i]...)
-		if dst, err = appendString(dst, normalized[i]); err != nil {
-			return dst, err
+		if dst, err = appendString(dst, nb.value(i)); err != nil {
+			return dst, fmt.Errorf("field %q: %w", ca.action.Fields[i].Name, err)
 		}
 	}
 	dst = append(dst, `},"t":`...)
@@ -209,36 +188,18 @@ func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, n
 	return append(dst, '}'), nil
 }
 
-// appendCanonicalIntent writes the canonical JSON of one normalized intent.
-func appendCanonicalIntent(dst []byte, tenant string, version int, a *Action, normalized []string) ([]byte, error) {
-	tenantJSON, err := appendString(nil, tenant)
-	if err != nil {
-		return dst, fmt.Errorf("tenant: %w", err)
-	}
-	return compileAction(a).appendCanonical(dst, tenantJSON, version, normalized)
-}
-
-func (a *Action) hasField(name string) bool {
-	for _, f := range a.Fields {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // Deriver computes keys for one schema and secret, reusing its buffers and
 // HMAC state between calls. It is not safe for concurrent use; give each
 // goroutine its own.
 type Deriver struct {
-	schema     *Schema
-	actions    []*compiledAction
-	mac        hash.Hash
-	parser     parser
-	normalized []string
-	tenant     []byte
-	buf        []byte
-	sum        []byte
+	schema  *Schema
+	actions []*compiledAction
+	mac     hash.Hash
+	parser  parser
+	norm    normBuffer
+	tenant  []byte
+	buf     []byte
+	sum     []byte
 }
 
 // NewDeriver returns a Deriver for s and secret. The schema must not change
@@ -262,18 +223,60 @@ func (d *Deriver) Key(tenant, action string, payload []byte) (string, error) {
 
 // AppendKey appends the hex key of one intent to dst.
 func (d *Deriver) AppendKey(dst []byte, tenant, action string, payload []byte) ([]byte, error) {
-	v, err := parsePayload(&d.parser, payload)
+	ca, v, err := d.prepare(tenant, action, payload)
 	if err != nil {
 		return dst, err
+	}
+	return d.appendKeyValue(dst, ca, d.tenant, v)
+}
+
+// Derive computes the key of one intent with the full explanation.
+func (d *Deriver) Derive(in Intent) (*Result, error) {
+	ca, payload, err := d.prepare(in.Tenant, in.Action, in.Payload)
+	if err != nil {
+		return nil, err
+	}
+	key, err := d.appendKeyValue(nil, ca, d.tenant, payload)
+	if err != nil {
+		return nil, err
+	}
+	action := ca.action
+	res := &Result{
+		Key:       string(key),
+		Canonical: bytes.Clone(d.buf),
+		Version:   d.schema.Version,
+		Tenant:    in.Tenant,
+		Action:    in.Action,
+		Fields:    make([]FieldResult, len(action.Fields)),
+	}
+	for i, f := range action.Fields {
+		v, _ := payload.Get(f.Name)
+		res.Fields[i] = FieldResult{Name: f.Name, Rule: f.Rule, Raw: bytes.Clone(v.Raw), Normalized: string(d.norm.value(i))}
+	}
+	for _, m := range payload.Members() {
+		if name := m.Name(); !action.reads(name) {
+			res.Ignored = append(res.Ignored, name)
+		}
+	}
+	return res, nil
+}
+
+// prepare parses the payload, finds the action and encodes the tenant into
+// d.tenant.
+func (d *Deriver) prepare(tenant, action string, payload []byte) (*compiledAction, Value, error) {
+	d.release()
+	v, err := parsePayload(&d.parser, payload)
+	if err != nil {
+		return nil, Value{}, err
 	}
 	ca, err := d.lookupAction(action)
 	if err != nil {
-		return dst, err
+		return nil, Value{}, err
 	}
 	if d.tenant, err = appendString(d.tenant[:0], tenant); err != nil {
-		return dst, &Error{Err: fmt.Errorf("tenant: %w", err)}
+		return nil, Value{}, &Error{Err: fmt.Errorf("tenant: %w", err)}
 	}
-	return d.appendKeyValue(dst, ca, d.tenant, v)
+	return ca, v, nil
 }
 
 func (d *Deriver) lookupAction(name string) (*compiledAction, error) {
@@ -315,12 +318,11 @@ func (d *Deriver) tenantJSON(v Value) ([]byte, error) {
 }
 
 func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []byte, payload Value) ([]byte, error) {
-	var err error
-	d.normalized, err = ca.normalize(d.normalized[:0], payload)
-	if err != nil {
+	if err := ca.normalize(&d.norm, payload); err != nil {
 		return dst, err
 	}
-	d.buf, err = ca.appendCanonical(d.buf[:0], tenantJSON, d.schema.Version, d.normalized)
+	var err error
+	d.buf, err = ca.appendCanonical(d.buf[:0], tenantJSON, d.schema.Version, &d.norm)
 	if err != nil {
 		return dst, &Error{Err: err}
 	}
@@ -328,4 +330,24 @@ func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []by
 	d.mac.Write(d.buf)
 	d.sum = d.mac.Sum(d.sum[:0])
 	return hex.AppendEncode(dst, d.sum), nil
+}
+
+// release drops buffers a huge previous intent made big, so a Deriver's
+// memory returns to its steady size.
+func (d *Deriver) release() {
+	if cap(d.buf) > maxKeptBuffer || cap(d.norm.data) > maxKeptBuffer || cap(d.norm.scratch) > maxKeptBuffer {
+		d.buf, d.norm.data, d.norm.scratch = nil, nil, nil
+	}
+	d.parser.release()
+}
+
+// reads reports whether a payload field takes part in the key: as a field of
+// the action, or as the key-type field a rule consults (pix_key_typed).
+func (a *Action) reads(name string) bool {
+	for _, f := range a.Fields {
+		if f.Name == name || f.TypeField == name {
+			return true
+		}
+	}
+	return false
 }

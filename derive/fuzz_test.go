@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/big"
 	"reflect"
@@ -102,7 +103,8 @@ func countControls(s string) int {
 // FuzzNormalizeIdempotent: normalizing a normalized value changes nothing,
 // so a stored normalized value derives the same key again.
 func FuzzNormalizeIdempotent(f *testing.F) {
-	for _, s := range []string{" José@Ex.com\f", "ß83533İ", "ΟΔΟΣ Σ", "\u3000NF-1\u2028", "(11) 9531-3839", "Jose\u0301"} {
+	for _, s := range []string{" José@Ex.com\f", "ß83533İ", "ΟΔΟΣ Σ", "\u3000NF-1\u2028", "(11) 9531-3839", "Jose\u0301",
+		"J\u030c@X", "\u1100-\u1161", "A\u030a", "Σ@x", "ǅ", "\u0345"} {
 		f.Add(s)
 	}
 	addVectorSeeds(f, func(v vector) {
@@ -158,6 +160,56 @@ func FuzzCents(f *testing.F) {
 		spaced, err := NormalizeString("cents", " \t"+s+" ")
 		if err != nil || spaced != cents {
 			t.Fatalf("cents with spaces: %q, %v", spaced, err)
+		}
+	})
+}
+
+// FuzzDerivePaths: the explaining path (Schema.Derive) and the fast path
+// (Deriver, used by batch) agree on every payload: same key or both refuse.
+func FuzzDerivePaths(f *testing.F) {
+	addVectorSeeds(f, func(v vector) { f.Add(v.Tenant, v.Action, []byte(v.PayloadJSON)) })
+	s := DefaultSchema()
+	d, _ := s.NewDeriver([]byte("fuzz"))
+	f.Fuzz(func(t *testing.T, tenant, action string, payload []byte) {
+		res, err := s.Derive([]byte("fuzz"), Intent{Tenant: tenant, Action: action, Payload: payload})
+		key, fastErr := d.Key(tenant, action, payload)
+		if (err == nil) != (fastErr == nil) {
+			t.Fatalf("Derive err %v, Deriver err %v", err, fastErr)
+		}
+		if err == nil && res.Key != key {
+			t.Fatalf("Derive %s, Deriver %s", res.Key, key)
+		}
+	})
+}
+
+// FuzzBatch: whatever the input, the serial and parallel batch paths give
+// the same output, one line per input line, each valid JSON.
+func FuzzBatch(f *testing.F) {
+	f.Add([]byte(`{"id":1,"tenant":"t","action":"email.cobranca","payload":{"cliente_id":"1","referencia_intencao":"r","template":"x"}}` + "\n\nnot json\r\n{}"))
+	f.Add([]byte("\n\n\n"))
+	f.Add([]byte(`{"tenant":"t","action":"pix.cobranca","payload":"{\"cliente_id\":1,\"valor\":1,\"chave_pix_destino\":\"k\",\"referencia_intencao\":\"r\"}"}`))
+	s := DefaultSchema()
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var serial, parallel bytes.Buffer
+		st1, err1 := s.RunBatch([]byte("k"), bytes.NewReader(in), &serial, BatchOptions{Workers: 1})
+		st3, err3 := s.RunBatch([]byte("k"), bytes.NewReader(in), &parallel, BatchOptions{Workers: 3})
+		if err1 != nil || err3 != nil {
+			t.Fatalf("errors %v %v", err1, err3)
+		}
+		if serial.String() != parallel.String() || st1 != st3 {
+			t.Fatalf("serial and parallel differ:\n%q\n%q", serial.String(), parallel.String())
+		}
+		want := bytes.Count(in, []byte("\n"))
+		if len(in) > 0 && in[len(in)-1] != '\n' {
+			want++
+		}
+		if st1.Lines != want || bytes.Count(serial.Bytes(), []byte("\n")) != want {
+			t.Fatalf("%d input lines, %d answered, output %q", want, st1.Lines, serial.String())
+		}
+		for _, line := range bytes.Split(bytes.TrimSuffix(serial.Bytes(), []byte("\n")), []byte("\n")) {
+			if want > 0 && !json.Valid(line) {
+				t.Fatalf("invalid output line %q", line)
+			}
 		}
 	})
 }

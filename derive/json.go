@@ -43,8 +43,9 @@ func (k Kind) String() string {
 
 // Value is one JSON value kept as its exact source text, so number literals
 // are never rounded through float64 and strings are decoded only when a rule
-// asks for them. Values are produced by ParsePayload and are valid JSON:
-// UTF-8 throughout, no lone surrogate escapes, no duplicate object keys.
+// asks for them. Values come from ParseJSON (or the payload parser) and are
+// valid JSON: UTF-8 throughout, no lone surrogate escapes, no duplicate
+// object keys.
 type Value struct {
 	Kind Kind
 	// Raw is the value's exact source text.
@@ -52,27 +53,25 @@ type Value struct {
 
 	escaped bool     // string contains backslash escapes
 	integer bool     // number literal has no fraction or exponent
-	members []Member // object members in source order
-	elems   []Value  // array elements
+	kids    []Member // object members in source order, or array elements (without names)
 }
 
 // Member is one name/value pair of a JSON object.
 type Member struct {
-	rawName []byte // name between the quotes, still escaped if nameEscaped
+	rawName []byte // name between the quotes, still escaped if escaped is set
 	escaped bool
 	Value   Value
 }
 
 // Name returns the member's decoded name.
-func (m Member) Name() string {
+func (m *Member) Name() string {
 	if !m.escaped {
 		return string(m.rawName)
 	}
-	s, _ := unescape(m.rawName)
-	return s
+	return unescape(m.rawName)
 }
 
-func (m Member) nameIs(name string) bool {
+func (m *Member) nameIs(name string) bool {
 	if !m.escaped {
 		return string(m.rawName) == name
 	}
@@ -88,8 +87,16 @@ func (v Value) Text() (string, bool) {
 	if !v.escaped {
 		return string(inner), true
 	}
-	s, _ := unescape(inner)
-	return s, true
+	return unescape(inner), true
+}
+
+// appendText appends the decoded string of a string value to dst.
+func (v Value) appendText(dst []byte) []byte {
+	inner := v.Raw[1 : len(v.Raw)-1]
+	if !v.escaped {
+		return append(dst, inner...)
+	}
+	return appendUnescaped(dst, inner)
 }
 
 // Literal returns the exact literal of a number value, e.g. "34831.95".
@@ -105,16 +112,30 @@ func (v Value) Literal() (string, bool) {
 func (v Value) IsInteger() bool { return v.Kind == KindNumber && v.integer }
 
 // Members returns an object's members in source order.
-func (v Value) Members() []Member { return v.members }
+func (v Value) Members() []Member {
+	if v.Kind != KindObject {
+		return nil
+	}
+	return v.kids
+}
 
 // Elems returns an array's elements.
-func (v Value) Elems() []Value { return v.elems }
+func (v Value) Elems() []Value {
+	if v.Kind != KindArray {
+		return nil
+	}
+	out := make([]Value, len(v.kids))
+	for i := range v.kids {
+		out[i] = v.kids[i].Value
+	}
+	return out
+}
 
 // Get returns the member of an object named name.
 func (v Value) Get(name string) (Value, bool) {
-	for i := range v.members {
-		if v.members[i].nameIs(name) {
-			return v.members[i].Value, true
+	for i := range v.kids {
+		if v.kids[i].nameIs(name) {
+			return v.kids[i].Value, true
 		}
 	}
 	return Value{}, false
@@ -132,15 +153,15 @@ func (v Value) Interface() any {
 	case KindBool:
 		return v.Raw[0] == 't'
 	case KindArray:
-		out := make([]any, len(v.elems))
-		for i, e := range v.elems {
-			out[i] = e.Interface()
+		out := make([]any, len(v.kids))
+		for i := range v.kids {
+			out[i] = v.kids[i].Value.Interface()
 		}
 		return out
 	case KindObject:
-		out := make(map[string]any, len(v.members))
-		for _, m := range v.members {
-			out[m.Name()] = m.Value.Interface()
+		out := make(map[string]any, len(v.kids))
+		for i := range v.kids {
+			out[v.kids[i].Name()] = v.kids[i].Value.Interface()
 		}
 		return out
 	}
@@ -163,21 +184,25 @@ const maxDepth = 512
 // parser reads JSON into Values. Its slabs are reused between parses by a
 // Deriver, so Values from one parse are only valid until the next.
 type parser struct {
-	data    []byte
-	pos     int
-	depth   int
-	stack   []Member
-	vstack  []Value
-	members []Member
-	values  []Value
+	data  []byte
+	pos   int
+	depth int
+	stack []Member // members of the objects and arrays being parsed
+	kids  []Member // finished members, sliced by Value.kids
+}
+
+// release drops slabs a huge document made big.
+func (p *parser) release() {
+	const maxKept = 1 << 14 // members
+	if cap(p.stack) > maxKept || cap(p.kids) > maxKept {
+		p.stack, p.kids = nil, nil
+	}
 }
 
 func (p *parser) reset(data []byte) {
 	p.data, p.pos, p.depth = data, 0, 0
 	p.stack = p.stack[:0]
-	p.vstack = p.vstack[:0]
-	p.members = p.members[:0]
-	p.values = p.values[:0]
+	p.kids = p.kids[:0]
 }
 
 // parseDocument parses data as exactly one JSON value with optional
@@ -312,6 +337,15 @@ func (p *parser) parseNumber() (Value, error) {
 	return Value{Kind: KindNumber, Raw: d[start:i], integer: integer}, nil
 }
 
+// plainASCII marks the bytes a string can hold as they are: printable
+// ASCII other than '"' and '\\'.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // scanString moves past a string starting at p.pos, validating UTF-8,
 // escapes and surrogate pairs. It reports whether the string has escapes.
 func (p *parser) scanString() (bool, error) {
@@ -320,7 +354,7 @@ func (p *parser) scanString() (bool, error) {
 	escaped := false
 	for {
 		// Fast path over plain ASCII.
-		for i < len(d) && d[i] >= 0x20 && d[i] < utf8.RuneSelf && d[i] != '"' && d[i] != '\\' {
+		for i < len(d) && plainASCII[d[i]] {
 			i++
 		}
 		if i >= len(d) {
@@ -409,8 +443,12 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // unescape decodes the inside of a string already validated by scanString.
-func unescape(b []byte) (string, error) {
-	out := make([]byte, 0, len(b))
+func unescape(b []byte) string {
+	return string(appendUnescaped(make([]byte, 0, len(b)), b))
+}
+
+// appendUnescaped appends the decoded inside of a validated string.
+func appendUnescaped(out, b []byte) []byte {
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c != '\\' {
@@ -444,20 +482,28 @@ func unescape(b []byte) (string, error) {
 		}
 		i += 2
 	}
-	return string(out), nil
+	return out
 }
 
 var errDepth = errors.New("nesting too deep")
 
+// parseObject and parseArray restore the nesting depth and the member stack
+// around the real work; plain code instead of defers, which would not be
+// open-coded with this many returns.
 func (p *parser) parseObject() (Value, error) {
-	start := p.pos
 	if p.depth++; p.depth > maxDepth {
 		return Value{}, p.errorf("%v", errDepth)
 	}
-	defer func() { p.depth-- }()
-	p.pos++ // '{'
 	mark := len(p.stack)
-	defer func() { p.stack = p.stack[:mark] }()
+	v, err := p.parseObjectMembers(mark)
+	p.stack = p.stack[:mark]
+	p.depth--
+	return v, err
+}
+
+func (p *parser) parseObjectMembers(mark int) (Value, error) {
+	start := p.pos
+	p.pos++ // '{'
 	var seen map[string]struct{}
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
@@ -480,10 +526,18 @@ func (p *parser) parseObject() (Value, error) {
 		}
 		p.pos++
 		p.skipSpace()
-		if m.Value, err = p.parseValue(); err != nil {
+		// Strings, the common case, are scanned here to spare a call and a
+		// copy of the Value.
+		if p.pos < len(p.data) && p.data[p.pos] == '"' {
+			valStart := p.pos
+			if m.Value.escaped, err = p.scanString(); err != nil {
+				return Value{}, err
+			}
+			m.Value.Kind, m.Value.Raw = KindString, p.data[valStart:p.pos]
+		} else if m.Value, err = p.parseValue(); err != nil {
 			return Value{}, err
 		}
-		if isDuplicate(p.stack[mark:], m, &seen) {
+		if isDuplicate(p.stack[mark:], &m, &seen) {
 			p.pos = nameStart
 			return Value{}, p.errorf("duplicate member name %q", m.Name())
 		}
@@ -498,10 +552,9 @@ func (p *parser) parseObject() (Value, error) {
 			p.skipSpace()
 		case '}':
 			p.pos++
-			first := len(p.members)
-			p.members = append(p.members, p.stack[mark:]...)
-			members := p.members[first:len(p.members):len(p.members)]
-			return Value{Kind: KindObject, Raw: p.data[start:p.pos], members: members}, nil
+			first := len(p.kids)
+			p.kids = append(p.kids, p.stack[mark:]...)
+			return Value{Kind: KindObject, Raw: p.data[start:p.pos], kids: p.kids[first:len(p.kids):len(p.kids)]}, nil
 		default:
 			return Value{}, p.errorf("expected ',' or '}' in an object, found %s", p.describe())
 		}
@@ -511,7 +564,7 @@ func (p *parser) parseObject() (Value, error) {
 // isDuplicate refuses repeated member names: Python keeps the last one,
 // which would let a second "valor" silently override the first. Small
 // objects compare linearly; large ones switch to a map owned by the caller.
-func isDuplicate(prev []Member, m Member, seen *map[string]struct{}) bool {
+func isDuplicate(prev []Member, m *Member, seen *map[string]struct{}) bool {
 	if len(prev) < 16 {
 		if !m.escaped {
 			for i := range prev {
@@ -555,14 +608,19 @@ func anyEscaped(ms []Member) bool {
 }
 
 func (p *parser) parseArray() (Value, error) {
-	start := p.pos
 	if p.depth++; p.depth > maxDepth {
 		return Value{}, p.errorf("%v", errDepth)
 	}
-	defer func() { p.depth-- }()
+	mark := len(p.stack)
+	v, err := p.parseArrayElems(mark)
+	p.stack = p.stack[:mark]
+	p.depth--
+	return v, err
+}
+
+func (p *parser) parseArrayElems(mark int) (Value, error) {
+	start := p.pos
 	p.pos++ // '['
-	mark := len(p.vstack)
-	defer func() { p.vstack = p.vstack[:mark] }()
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
@@ -573,7 +631,7 @@ func (p *parser) parseArray() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		p.vstack = append(p.vstack, v)
+		p.stack = append(p.stack, Member{Value: v})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return Value{}, p.errorf("unexpected end of input in an array")
@@ -584,10 +642,9 @@ func (p *parser) parseArray() (Value, error) {
 			p.skipSpace()
 		case ']':
 			p.pos++
-			first := len(p.values)
-			p.values = append(p.values, p.vstack[mark:]...)
-			elems := p.values[first:len(p.values):len(p.values)]
-			return Value{Kind: KindArray, Raw: p.data[start:p.pos], elems: elems}, nil
+			first := len(p.kids)
+			p.kids = append(p.kids, p.stack[mark:]...)
+			return Value{Kind: KindArray, Raw: p.data[start:p.pos], kids: p.kids[first:len(p.kids):len(p.kids)]}, nil
 		default:
 			return Value{}, p.errorf("expected ',' or ']' in an array, found %s", p.describe())
 		}

@@ -11,7 +11,8 @@ func centsOf(t *testing.T, payloadValue string) (string, error) {
 	if err != nil {
 		t.Fatalf("ParseJSON(%s): %v", payloadValue, err)
 	}
-	return ruleCents(RuleInput{Field: Field{Name: "valor", Rule: "cents"}, Value: v})
+	fn, _ := lookupRule("cents")
+	return fn(RuleInput{Field: Field{Name: "valor", Rule: "cents"}, Value: v})
 }
 
 func TestCents(t *testing.T) {
@@ -94,14 +95,14 @@ func TestText(t *testing.T) {
 	}
 	for in, want := range ok {
 		v, _ := ParseJSON([]byte(in))
-		got, err := ruleText(RuleInput{Value: v})
+		got, err := rules["text"].fn(RuleInput{Value: v})
 		if err != nil || got != want {
 			t.Errorf("text(%s) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, in := range []string{`2.0`, `1.5`, `1e3`, `true`, `false`, `null`, `[]`, `{}`, strings.Repeat("9", 4301)} {
 		v, _ := ParseJSON([]byte(in))
-		if got, err := ruleText(RuleInput{Value: v}); err == nil {
+		if got, err := rules["text"].fn(RuleInput{Value: v}); err == nil {
 			t.Errorf("text(%.20s) = %q, want an error", in, got)
 		}
 	}
@@ -117,6 +118,8 @@ func TestStringRules(t *testing.T) {
 		{"pix_key", "+55 (11) 94187-1401", "5511941871401"},
 		{"pix_key", "ß83533İ", "ß83533i"}, // İ lowers to i + U+0307, which isalnum drops
 		{"pix_key", "½１中ﬁ", "½１中ﬁ"},
+		{"pix_key", "J\u030c@X.com", "\u01f0@x.com"}, // reference: "j\u030c@x.com", not idempotent
+		{"pix_key", "\u1100-\u1161", "\uac00"},       // jamo compose once the '-' is gone
 		{"pix_key", "@ΟΔΟΣ", "@οδος"[:len("@οδο")] + "ς"},
 		{"trim", "\u3000 NF-1\u2028\x1c", "NF-1"},
 		{"trim", "\u200bNF-1\ufeff", "\u200bNF-1\ufeff"},

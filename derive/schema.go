@@ -111,7 +111,27 @@ func (s *Schema) Validate() error {
 			if f.TypeField == f.Name {
 				return fmt.Errorf("schema: action %q field %q: type_field names the field itself", a.Name, f.Name)
 			}
+			if err := checkRuleFitsSchema(s.Version, a.Name, f); err != nil {
+				return err
+			}
 		}
+	}
+	return nil
+}
+
+// rulesOfVersion1 are the rules the reference function had at rules version
+// 1. A schema using any other rule must carry its own version, because a new
+// rule changes the keys of every intent it touches.
+var rulesOfVersion1 = map[string]bool{"text": true, "cents": true, "pix_key": true, "trim": true, "trim_lower": true}
+
+// checkRuleFitsSchema refuses, at load time, field definitions that could
+// only fail later, at derive time.
+func checkRuleFitsSchema(version int, action string, f Field) error {
+	if version == 1 && !rulesOfVersion1[f.Rule] {
+		return fmt.Errorf("schema: action %q field %q: rule %q is not a version 1 rule; a schema that uses it needs its own rules version (2 or more)", action, f.Name, f.Rule)
+	}
+	if f.Rule == RulePixKeyTyped && f.TypeField == "" {
+		return fmt.Errorf("schema: action %q field %q: rule %s needs type_field (the payload field holding the key type)", action, f.Name, RulePixKeyTyped)
 	}
 	return nil
 }

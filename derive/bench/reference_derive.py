@@ -7,8 +7,8 @@
 
 Input and output lines have the same shape as `idemcheck derive --batch`.
 It applies the same rules, including idemcheck's deliberate refusals
-(sub-cent amounts, non-integer cliente_id, odd amount strings), so both
-sides compute the same function on the same JSONL.
+(sub-cent amounts, non-integer cliente_id, odd amount strings) and the final
+NFC of pix_key, so both sides compute the same function on the same JSONL.
 """
 import hashlib
 import hmac
@@ -54,7 +54,8 @@ def string(v):
 
 def pix_key(v):
     s = unicodedata.normalize("NFC", string(v)).strip().lower()
-    return s if "@" in s else "".join(c for c in s if c.isalnum())
+    s = s if "@" in s else "".join(c for c in s if c.isalnum())
+    return unicodedata.normalize("NFC", s)  # idemcheck: keep the rule idempotent
 
 
 RULES = {

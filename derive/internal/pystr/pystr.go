@@ -10,7 +10,6 @@
 package pystr
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -41,8 +40,22 @@ func IsAlnum(r rune) bool {
 
 // Strip returns s without the leading and trailing runes Python's
 // str.strip() removes.
-func Strip(s string) string {
-	return strings.TrimFunc(s, IsSpace)
+func Strip[T ~string | ~[]byte](s T) T {
+	for len(s) > 0 {
+		r, n := decodeRune(s)
+		if !IsSpace(r) {
+			break
+		}
+		s = s[n:]
+	}
+	for len(s) > 0 {
+		r, n := decodeLastRune(s)
+		if !IsSpace(r) {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
 }
 
 // Lower returns Python's str.lower() of s: full case mappings (İ becomes
@@ -51,35 +64,45 @@ func Lower(s string) string {
 	if isASCII(s) {
 		return lowerASCII(s)
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i, r := range s {
-		switch {
-		case r < utf8.RuneSelf:
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
+	return string(AppendLower(make([]byte, 0, len(s)+8), s))
+}
+
+// AppendLower appends Python's str.lower() of s to dst. s must be valid
+// UTF-8.
+func AppendLower[T ~string | ~[]byte](dst []byte, s T) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
 			}
-			b.WriteByte(byte(r))
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := decodeRune(s[i:])
+		switch {
 		case r == capitalSigma:
-			b.WriteRune(lowerSigma(s, i))
+			dst = utf8.AppendRune(dst, lowerSigma(s, i))
 		default:
 			if lo, ok := lowerMap[r]; ok {
-				b.WriteString(lo)
+				dst = append(dst, lo...)
 			} else {
-				b.WriteRune(r)
+				dst = append(dst, s[i:i+n]...)
 			}
 		}
+		i += n
 	}
-	return b.String()
+	return dst
 }
 
 // lowerSigma follows CPython's handle_capital_sigma: the sigma at byte i is
 // final when a cased letter precedes it and none follows it, skipping
 // case-ignorable runes in both directions.
-func lowerSigma(s string, i int) rune {
+func lowerSigma[T ~string | ~[]byte](s T, i int) rune {
 	before := s[:i]
 	for len(before) > 0 {
-		r, size := utf8.DecodeLastRuneInString(before)
+		r, size := decodeLastRune(before)
 		before = before[:len(before)-size]
 		if unicode.Is(caseIgnorableTable, r) {
 			continue
@@ -88,7 +111,9 @@ func lowerSigma(s string, i int) rune {
 			return smallSigma
 		}
 		after := s[i+utf8.RuneLen(capitalSigma):]
-		for _, r := range after {
+		for len(after) > 0 {
+			r, n := decodeRune(after)
+			after = after[n:]
 			if unicode.Is(caseIgnorableTable, r) {
 				continue
 			}
@@ -100,6 +125,21 @@ func lowerSigma(s string, i int) rune {
 		return finalSigma
 	}
 	return smallSigma
+}
+
+// decodeRune decodes the first rune of s without converting all of s.
+func decodeRune[T ~string | ~[]byte](s T) (rune, int) {
+	if s[0] < utf8.RuneSelf {
+		return rune(s[0]), 1
+	}
+	return utf8.DecodeRuneInString(string(s[:min(len(s), utf8.UTFMax)]))
+}
+
+func decodeLastRune[T ~string | ~[]byte](s T) (rune, int) {
+	if c := s[len(s)-1]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeLastRuneInString(string(s[max(0, len(s)-utf8.UTFMax):]))
 }
 
 func isASCII(s string) bool {

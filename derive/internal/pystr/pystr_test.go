@@ -37,6 +37,12 @@ func TestAgainstPython(t *testing.T) {
 		if got := Lower(c.S); got != c.Lower {
 			t.Errorf("Lower(%+q) = %+q, Python gives %+q", c.S, got, c.Lower)
 		}
+		if got := string(AppendLower([]byte("x"), []byte(c.S))); got != "x"+c.Lower {
+			t.Errorf("AppendLower(%+q) = %+q, Python gives %+q", c.S, got, c.Lower)
+		}
+		if got := string(Strip([]byte(c.S))); got != c.Strip {
+			t.Errorf("Strip([]byte(%+q)) = %+q, Python gives %+q", c.S, got, c.Strip)
+		}
 		i := 0
 		for _, r := range c.S {
 			if got := IsAlnum(r); got != c.Alnum[i] {
