@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/idemcheck/idemcheck/internal/ui"
 )
 
 func post(t *testing.T, url, key, body string) (int, string, http.Header) {
@@ -228,4 +230,23 @@ func TestRandomPlanIsReproducible(t *testing.T) {
 		t.Errorf("seeds 7 and 8 drew the same plan %v", a)
 	}
 	_ = context.Background
+}
+
+func TestWriteTextStyledOnlyWhenAsked(t *testing.T) {
+	rep := &Report{Handler: "h", Schema: "s", Rounds: []Round{{Index: 1, KillPoint: "none", Passed: true,
+		Checks: []Check{{Name: CheckKeyPresent, Passed: true}}}}}
+	finishReport(rep)
+	var plain, styled strings.Builder
+	if err := WriteText(&plain, rep, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteText(&styled, rep, ui.New(&styled, true)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "\x1b[") || !strings.Contains(styled.String(), "\x1b[") {
+		t.Errorf("plain has escapes or styled has none:\n%q\n%q", plain.String(), styled.String())
+	}
+	if !strings.HasSuffix(plain.String(), "PASS 1/1 rounds: the effect happened exactly once at every kill point\n") {
+		t.Errorf("summary line missing:\n%s", plain.String())
+	}
 }
