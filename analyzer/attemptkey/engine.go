@@ -1,0 +1,537 @@
+package attemptkey
+
+// The engine: abstract locations, labels and the state of the analysis.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A key names an abstract memory location or value: a root SSA value and
+// an access path of elements ".N" (field N), "[]" (any element) and "%N"
+// (result N of a call).
+type key struct {
+	root ssa.Value
+	path string
+}
+
+// sub is the location of element elem of k. Locations deeper than
+// maxPathElems are dropped (the zero key, which holds nothing): recursive
+// structures then terminate, and a deep location is never merged with its
+// siblings, which would make findings up.
+func (k key) sub(elem string) key {
+	if k.root == nil || tooDeep(k.path+elem) {
+		return key{}
+	}
+	return key{k.root, k.path + elem}
+}
+
+const maxPathElems = 5
+
+func tooDeep(p string) bool {
+	n := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] == '.' || p[i] == '[' || p[i] == '%' {
+			n++
+		}
+	}
+	return n > maxPathElems
+}
+
+// isPrefixPath reports whether prefix is p or an ancestor of p.
+func isPrefixPath(p, prefix string) bool {
+	if !strings.HasPrefix(p, prefix) {
+		return false
+	}
+	if len(p) == len(prefix) {
+		return true
+	}
+	c := p[len(prefix)]
+	return c == '.' || c == '[' || c == '%'
+}
+
+// A label is what a location holds: a per-attempt origin, or the value of
+// a parameter (at a path) of the function being summarized.
+type label struct {
+	origin *origin
+	fn     *ssa.Function
+	param  int
+	path   string
+}
+
+// An origin is a per-attempt source and the hops it took to get here.
+type origin struct {
+	source string    // "uuid.NewString"
+	kind   string    // kindRandom…
+	posn   string    // "dir/file.go:line"
+	pos    token.Pos // valid when the source is in this package
+	steps  []step
+	root   *origin // the origin before any hop
+	via    []string
+}
+
+type step struct {
+	pos token.Pos
+	msg string
+}
+
+type entry struct {
+	path string
+	l    *label
+}
+
+type sinkSite struct {
+	fn     *ssa.Function
+	val    ssa.Value
+	isAddr bool
+	pos    token.Pos
+	desc   string
+	weak   bool         // a name-based sink; silent when the value is persisted
+	obj    types.Object // variable sinks report once per variable
+}
+
+type paramSink struct {
+	param int
+	path  string
+	desc  string
+	posn  string
+	pos   token.Pos
+	weak  bool
+}
+
+type finding struct {
+	fn   *ssa.Function
+	pos  token.Pos
+	o    *origin
+	desc string
+	weak bool
+	obj  types.Object
+	hops []step
+}
+
+type engine struct {
+	pass *analysis.Pass
+	cfg  Config
+
+	pkg     *ssa.Package
+	funcs   []*ssa.Function
+	local   map[*ssa.Function]bool
+	returns map[*ssa.Function][]*ssa.Return
+	binding map[*ssa.FreeVar]ssa.Value
+
+	cur      *ssa.Function // the function being visited
+	calls    map[*ssa.CallCommon]*callInfo
+	idLabels map[ssa.Instruction]*label
+	addrKeys map[ssa.Value]key
+	valKeys  map[ssa.Value]key
+	mem      map[ssa.Value][]entry
+	clean    map[key]bool
+	changed  bool
+
+	params     map[paramKey]*label
+	sources    map[token.Pos]*origin
+	vias       map[viaKey]*origin
+	imported   map[string]*origin
+	sites      []sinkSite
+	paramSinks map[*ssa.Function][]paramSink
+	persisted  map[*origin]bool
+
+	findings   []*finding
+	findingAt  map[token.Pos]*finding
+	reportedOb map[types.Object]bool
+}
+
+type paramKey struct {
+	fn    *ssa.Function
+	param int
+	path  string
+}
+
+type viaKey struct {
+	o   *origin
+	pos token.Pos
+	msg string
+}
+
+func newEngine(pass *analysis.Pass, cfg Config) *engine {
+	return &engine{
+		pass:       pass,
+		cfg:        cfg,
+		local:      map[*ssa.Function]bool{},
+		calls:      map[*ssa.CallCommon]*callInfo{},
+		idLabels:   map[ssa.Instruction]*label{},
+		addrKeys:   map[ssa.Value]key{},
+		valKeys:    map[ssa.Value]key{},
+		returns:    map[*ssa.Function][]*ssa.Return{},
+		binding:    map[*ssa.FreeVar]ssa.Value{},
+		mem:        map[ssa.Value][]entry{},
+		clean:      map[key]bool{},
+		params:     map[paramKey]*label{},
+		sources:    map[token.Pos]*origin{},
+		vias:       map[viaKey]*origin{},
+		imported:   map[string]*origin{},
+		paramSinks: map[*ssa.Function][]paramSink{},
+		persisted:  map[*origin]bool{},
+		findingAt:  map[token.Pos]*finding{},
+		reportedOb: map[types.Object]bool{},
+	}
+}
+
+// build constructs SSA for the package, as buildssa does, with debug
+// references so variable names are known.
+func (e *engine) build() {
+	pass := e.pass
+	prog := ssa.NewProgram(pass.Fset, ssa.BuilderMode(0))
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	e.pkg = prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	e.pkg.SetDebugMode(true)
+	e.pkg.Build()
+
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		if f == nil || e.local[f] {
+			return
+		}
+		e.local[f] = true
+		e.funcs = append(e.funcs, f)
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range pass.Files {
+		for _, decl := range file.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok {
+				if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					add(prog.FuncValue(obj))
+				}
+			}
+		}
+	}
+	add(e.pkg.Func("init"))
+
+	for _, f := range e.funcs {
+		for i, p := range f.Params {
+			if carriesData(p.Type()) {
+				e.add(key{p, ""}, e.paramLabel(f, i, ""))
+			}
+			if e.cfg.keys().Match(p.Name()) && carriesData(p.Type()) && !isSetterName(f.Name()) {
+				e.addParamSink(f, paramSink{param: i, desc: "parameter " + p.Name(), posn: e.posn(p.Pos()), pos: p.Pos(), weak: true})
+			}
+		}
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				switch in := instr.(type) {
+				case *ssa.MakeClosure:
+					if fn, ok := in.Fn.(*ssa.Function); ok {
+						for i, v := range in.Bindings {
+							if i < len(fn.FreeVars) {
+								e.binding[fn.FreeVars[i]] = v
+							}
+						}
+					}
+				case *ssa.Return:
+					e.returns[f] = append(e.returns[f], in)
+				}
+				e.collectSinks(f, instr)
+			}
+		}
+	}
+	sort.SliceStable(e.sites, func(i, j int) bool { return e.sites[i].pos < e.sites[j].pos })
+	e.funcs = e.calleesFirst()
+}
+
+// calleesFirst orders the functions so that callees within the package
+// come before their callers: summaries are ready when a caller is visited
+// and the fixed point needs fewer rounds. The order only depends on the
+// source order, so it is the same on every run.
+func (e *engine) calleesFirst() []*ssa.Function {
+	seen := map[*ssa.Function]bool{}
+	order := make([]*ssa.Function, 0, len(e.funcs))
+	var visit func(f *ssa.Function)
+	visit = func(f *ssa.Function) {
+		if seen[f] {
+			return
+		}
+		seen[f] = true
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if callee := call.Common().StaticCallee(); callee != nil && e.local[originOf(callee)] {
+						visit(originOf(callee))
+					}
+				}
+			}
+		}
+		order = append(order, f)
+	}
+	for _, f := range e.funcs {
+		visit(f)
+	}
+	return order
+}
+
+func isSetterName(n string) bool { return setterKeyName(n) }
+
+func (e *engine) paramLabel(fn *ssa.Function, i int, path string) *label {
+	k := paramKey{fn, i, path}
+	if l, ok := e.params[k]; ok {
+		return l
+	}
+	l := &label{fn: fn, param: i, path: path}
+	e.params[k] = l
+	return l
+}
+
+func (e *engine) extend(l *label, rest string) *label {
+	if l.origin != nil || rest == "" {
+		return l
+	}
+	if tooDeep(l.path + rest) {
+		return nil
+	}
+	return e.paramLabel(l.fn, l.param, l.path+rest)
+}
+
+// posn renders a position as "dir/file.go:line": short, and the same
+// wherever the tool runs.
+func (e *engine) posn(pos token.Pos) string {
+	p := e.pass.Fset.Position(pos)
+	if !p.IsValid() {
+		return "?"
+	}
+	dir := filepath.Base(filepath.Dir(p.Filename))
+	return fmt.Sprintf("%s/%s:%d", dir, filepath.Base(p.Filename), p.Line)
+}
+
+func (e *engine) sourceAt(pos token.Pos, source, kind string) *origin {
+	if o, ok := e.sources[pos]; ok {
+		return o
+	}
+	o := &origin{source: source, kind: kind, posn: e.posn(pos), pos: pos}
+	o.root = o
+	e.sources[pos] = o
+	return o
+}
+
+func (e *engine) importedOrigin(f Flow) *origin {
+	k := f.Source + "\x00" + f.Kind + "\x00" + f.Posn + "\x00" + strings.Join(f.Via, "\x00")
+	if o, ok := e.imported[k]; ok {
+		return o
+	}
+	o := &origin{source: f.Source, kind: f.Kind, posn: f.Posn, via: f.Via}
+	o.root = o
+	e.imported[k] = o
+	return o
+}
+
+// hop records that o crossed a call at pos.
+func (e *engine) hop(o *origin, pos token.Pos, msg string) *origin {
+	if !pos.IsValid() || len(o.steps) >= 8 {
+		return o
+	}
+	for _, s := range o.steps {
+		if s.pos == pos {
+			return o
+		}
+	}
+	// Interned by the first origin and this call site only, so call
+	// cycles cannot breed new origins forever.
+	k := viaKey{o.root, pos, msg}
+	if h, ok := e.vias[k]; ok {
+		return h
+	}
+	h := &origin{source: o.source, kind: o.kind, posn: o.posn, pos: o.pos, root: o.root, via: o.via}
+	h.steps = append(append([]step(nil), o.steps...), step{pos, msg})
+	e.vias[k] = h
+	return h
+}
+
+// add records that location k holds l.
+func (e *engine) add(k key, l *label) {
+	if k.root == nil || l == nil {
+		return
+	}
+	es := e.mem[k.root]
+	for _, en := range es {
+		if en.l == l && en.path == k.path {
+			return
+		}
+	}
+	if len(es) >= 64 {
+		return
+	}
+	e.mem[k.root] = append(es, entry{k.path, l})
+	e.changed = true
+}
+
+// entriesUnder returns what the value at k holds, as (relative path,
+// label): entries at k and below it keep their relative path; entries at
+// an ancestor of k cover all of k.
+func (e *engine) entriesUnder(k key) []entry {
+	var out []entry
+	for _, en := range e.mem[k.root] {
+		switch {
+		case isPrefixPath(en.path, k.path):
+			out = append(out, entry{en.path[len(k.path):], en.l})
+		case isPrefixPath(k.path, en.path):
+			if l := e.extend(en.l, k.path[len(en.path):]); l != nil {
+				out = append(out, entry{"", l})
+			}
+		}
+	}
+	return out
+}
+
+// copyInto makes dst hold what src holds, keeping field structure.
+func (e *engine) copyInto(dst, src key) {
+	if src.root == nil || dst.root == nil || (src == dst) {
+		return
+	}
+	for _, en := range e.entriesUnder(src) {
+		e.add(dst.sub(en.path), en.l)
+	}
+}
+
+// addAll makes dst hold everything src holds, flattened.
+func (e *engine) addAll(dst, src key) {
+	if src.root == nil || dst.root == nil || src == dst {
+		return
+	}
+	for _, en := range e.entriesUnder(src) {
+		e.add(dst, en.l)
+	}
+}
+
+func (e *engine) labels(k key) []*label {
+	var out []*label
+	for _, en := range e.entriesUnder(k) {
+		out = append(out, en.l)
+	}
+	return out
+}
+
+func (e *engine) isClean(k key) bool {
+	for p := k.path; ; {
+		if e.clean[key{k.root, p}] {
+			return true
+		}
+		i := strings.LastIndexAny(p, ".[%")
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
+	}
+}
+
+// addrKey is the location a pointer value points to. Keys depend only
+// on the SSA form, so they are computed once per value.
+func (e *engine) addrKey(p ssa.Value) key {
+	if k, ok := e.addrKeys[p]; ok {
+		return k
+	}
+	k := e.computeAddrKey(p)
+	e.addrKeys[p] = k
+	return k
+}
+
+// valKey is the location whose content a value is. Loads, field reads,
+// conversions and the like alias their operand's location.
+func (e *engine) valKey(v ssa.Value) key {
+	if k, ok := e.valKeys[v]; ok {
+		return k
+	}
+	k := e.computeValKey(v)
+	e.valKeys[v] = k
+	return k
+}
+
+func (e *engine) computeAddrKey(p ssa.Value) key {
+	switch p := p.(type) {
+	case *ssa.FieldAddr:
+		return e.addrKey(p.X).sub("." + strconv.Itoa(p.Field))
+	case *ssa.IndexAddr:
+		if isPointer(p.X.Type()) {
+			return e.addrKey(p.X).sub("[]")
+		}
+		return e.valKey(p.X).sub("[]")
+	case *ssa.FreeVar:
+		if b, ok := e.binding[p]; ok {
+			return e.addrKey(b)
+		}
+	case *ssa.ChangeType:
+		return e.addrKey(p.X)
+	case *ssa.Extract, *ssa.UnOp, *ssa.TypeAssert, *ssa.MakeInterface:
+		return e.valKey(p)
+	}
+	return key{p, ""}
+}
+
+func (e *engine) computeValKey(v ssa.Value) key {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		switch v.Op {
+		case token.MUL:
+			return e.addrKey(v.X)
+		case token.ARROW:
+			return e.valKey(v.X).sub("[]")
+		}
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		return e.addrKey(v)
+	case *ssa.Field:
+		return e.valKey(v.X).sub("." + strconv.Itoa(v.Field))
+	case *ssa.Index:
+		return e.valKey(v.X).sub("[]")
+	case *ssa.Lookup:
+		return e.valKey(v.X).sub("[]")
+	case *ssa.Slice:
+		if isPointer(v.X.Type()) {
+			return e.addrKey(v.X)
+		}
+		return e.valKey(v.X)
+	case *ssa.FreeVar:
+		if b, ok := e.binding[v]; ok {
+			return e.valKey(b)
+		}
+	case *ssa.ChangeType:
+		return e.valKey(v.X)
+	case *ssa.Convert:
+		return e.valKey(v.X)
+	case *ssa.MultiConvert:
+		return e.valKey(v.X)
+	case *ssa.MakeInterface:
+		return e.valKey(v.X)
+	case *ssa.ChangeInterface:
+		return e.valKey(v.X)
+	case *ssa.SliceToArrayPointer:
+		return e.valKey(v.X)
+	case *ssa.TypeAssert:
+		return e.valKey(v.X)
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok {
+			return key{c, "%" + strconv.Itoa(v.Index)}
+		}
+		if n, ok := v.Tuple.(*ssa.Next); ok {
+			if r, ok := n.Iter.(*ssa.Range); ok {
+				return e.valKey(r.X).sub("[]")
+			}
+		}
+		return e.valKey(v.Tuple)
+	}
+	return key{v, ""}
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}

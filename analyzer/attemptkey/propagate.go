@@ -1,0 +1,553 @@
+package attemptkey
+
+// Propagation: the fixed point over instructions and calls.
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
+)
+
+// maxRounds bounds the fixed-point iteration; real packages converge in a
+// handful of rounds.
+const maxRounds = 12
+
+// solve propagates to a fixed point.
+func (e *engine) solve() {
+	for round := 0; round < maxRounds; round++ {
+		e.changed = false
+		for _, f := range e.funcs {
+			e.cur = f
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					e.visit(f, instr)
+				}
+			}
+		}
+		e.checkSinks()
+		if statsEnabled {
+			n := 0
+			for _, es := range e.mem {
+				n += len(es)
+			}
+			fmt.Fprintf(os.Stderr, "attemptkey: %s round %d entries %d roots %d funcs %d\n", e.pass.Pkg.Path(), round, n, len(e.mem), len(e.funcs))
+		}
+		if !e.changed {
+			break
+		}
+	}
+}
+
+func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
+	switch in := instr.(type) {
+	case *ssa.Store:
+		e.copyInto(e.addrKey(in.Addr), e.valKey(in.Val))
+	case *ssa.Phi:
+		for _, ed := range in.Edges {
+			e.copyInto(key{in, ""}, e.valKey(ed))
+		}
+	case *ssa.BinOp:
+		switch in.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		default:
+			e.addAll(key{in, ""}, e.valKey(in.X))
+			e.addAll(key{in, ""}, e.valKey(in.Y))
+		}
+	case *ssa.UnOp:
+		switch in.Op {
+		case token.SUB, token.XOR:
+			e.addAll(key{in, ""}, e.valKey(in.X))
+		case token.MUL:
+			if g, ok := in.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "crypto/rand" && g.Name() == "Reader" {
+				e.add(key{g, ""}, &label{origin: e.sourceAt(in.Pos(), "rand.Reader", kindRandom)})
+			}
+		}
+	case *ssa.MapUpdate:
+		e.copyInto(e.valKey(in.Map).sub("[]"), e.valKey(in.Value))
+	case *ssa.Send:
+		e.copyInto(e.valKey(in.Chan).sub("[]"), e.valKey(in.X))
+	case *ssa.FieldAddr:
+		e.identity(in, e.addrKey(in))
+	case *ssa.Field:
+		e.identity(in, e.valKey(in))
+	case *ssa.Lookup:
+		e.identity(in, e.valKey(in))
+	case *ssa.DebugRef:
+		if l := e.identityLabel(in); l != nil {
+			k := e.valKey(in.X)
+			if in.IsAddr {
+				k = e.addrKey(in.X)
+			}
+			e.identity(in, k)
+		}
+	case *ssa.Call:
+		e.visitCall(f, in.Common(), in, in.Pos())
+	case *ssa.Go:
+		e.visitCall(f, in.Common(), nil, in.Pos())
+	case *ssa.Defer:
+		e.visitCall(f, in.Common(), nil, in.Pos())
+	}
+}
+
+// identity taints k when instr reads per-attempt identity (a field, map
+// key or variable so named, or a configured source field), unless k was
+// read back through a barrier.
+func (e *engine) identity(instr ssa.Instruction, k key) {
+	if l := e.identityLabel(instr); l != nil && !e.isClean(k) {
+		e.add(k, l)
+	}
+}
+
+// identityLabel classifies an instruction once: the origin it draws, or nil.
+func (e *engine) identityLabel(instr ssa.Instruction) *label {
+	if l, ok := e.idLabels[instr]; ok {
+		return l
+	}
+	var l *label
+	switch in := instr.(type) {
+	case *ssa.FieldAddr:
+		l = e.fieldLabel(in.Pos(), in.X.Type(), in.Field)
+	case *ssa.Field:
+		l = e.fieldLabel(in.Pos(), in.X.Type(), in.Field)
+	case *ssa.Lookup:
+		if s, ok := constString(in.Index); ok {
+			l = e.identityNameLabel(in.Pos(), fmt.Sprintf("map key %q", s), s, "")
+		}
+	case *ssa.DebugRef:
+		if v, ok := in.Object().(*types.Var); ok && !v.IsField() {
+			l = e.identityNameLabel(in.Expr.Pos(), "variable "+v.Name(), v.Name(), "")
+		}
+	}
+	e.idLabels[instr] = l
+	return l
+}
+
+func (e *engine) fieldLabel(pos token.Pos, structType types.Type, field int) *label {
+	name, tag := fieldOf(structType, field)
+	if name == "" || !pos.IsValid() {
+		return nil
+	}
+	if e.cfg.isSourceField(structPkg(structType), name) {
+		return &label{origin: e.sourceAt(pos, "field "+name, kindConfigured)}
+	}
+	return e.identityNameLabel(pos, "field "+name, messageIDName(structType, name), tag)
+}
+
+func (e *engine) identityNameLabel(pos token.Pos, what, name, tag string) *label {
+	kind := identityKind(name)
+	if kind == "" && tag != "" {
+		kind = identityKind(tag)
+	}
+	if kind == "" || !pos.IsValid() {
+		return nil
+	}
+	return &label{origin: e.sourceAt(pos, what, kind)}
+}
+
+// fieldOf returns the name and JSON tag of field i of the struct t points
+// to or is.
+func fieldOf(t types.Type, i int) (string, string) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return "", ""
+	}
+	return st.Field(i).Name(), keyname.JSONTagName(st.Tag(i))
+}
+
+func callArgs(c *ssa.CallCommon) []ssa.Value {
+	if c.IsInvoke() {
+		return append([]ssa.Value{c.Value}, c.Args...)
+	}
+	return c.Args
+}
+
+// resultKey is the location of result i of a call with n results.
+func resultKey(call ssa.Value, i, n int) key {
+	if n > 1 {
+		return key{call, "%" + strconv.Itoa(i)}
+	}
+	return key{call, ""}
+}
+
+// callMode says how a call moves per-attempt values.
+type callMode int
+
+const (
+	callNone    callMode = iota // nothing moves (unknown implementation)
+	callBuiltin                 // append, copy…
+	callBarrier                 // results and out-parameters are stable
+	callSource                  // draws a per-attempt value
+	callLocal                   // summarized in this package
+	callFact                    // summarized by an imported fact
+	callDefault                 // standard library: the default model
+)
+
+// callInfo is what a call site means, worked out once.
+type callInfo struct {
+	mode     callMode
+	cal      callee
+	args     []ssa.Value
+	source   *label // callSource: the origin
+	out      int    // callSource: -1 for results, else the filled argument
+	accessor *label // results are per-attempt identity (GetReqID, TraceID)
+	clean    bool   // results are the incoming Idempotency-Key header
+	local    *ssa.Function
+	fact     *Summary
+}
+
+func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *callInfo {
+	if ci, ok := e.calls[c]; ok {
+		return ci
+	}
+	ci := &callInfo{cal: describeCallee(c), args: callArgs(c)}
+	e.calls[c] = ci
+	cal := ci.cal
+	switch {
+	case cal.builtin != "":
+		ci.mode = callBuiltin
+		return ci
+	case isBarrier(cal) || e.cfg.isBarrier(cal):
+		ci.mode = callBarrier
+		return ci
+	}
+	if kind, out, ok := sourceCall(cal); ok || e.cfg.isSource(cal) {
+		if !ok {
+			kind, out = kindConfigured, -1
+		}
+		ci.mode, ci.out = callSource, out
+		ci.source = &label{origin: e.sourceAt(pos, cal.display(), kind)}
+		return ci
+	}
+	if val != nil && !setterKeyName(cal.name) && cal.sig != nil && hasDataResult(cal.sig) {
+		// Accessors of per-attempt identity: middleware.GetReqID(ctx),
+		// span.SpanContext().TraceID(), retry.AttemptFromContext(ctx).
+		if k := identityKind(trimAccessor(cal.name)); k != "" {
+			ci.accessor = &label{origin: e.sourceAt(pos, cal.display(), k)}
+		}
+	}
+	if val != nil && cal.recv != "" && isHeaderGetter(cal.name) && len(c.Args) >= 1 {
+		if s, ok := constString(c.Args[len(c.Args)-1]); ok {
+			if keyname.Header.Match(s) {
+				// The incoming request's own Idempotency-Key: stable across
+				// the client's retries.
+				ci.clean = true
+				ci.mode = callBarrier
+				return ci
+			}
+			if k := identityKind(s); k != "" {
+				ci.accessor = &label{origin: e.sourceAt(pos, fmt.Sprintf("%s(%q)", cal.name, s), k)}
+			}
+		}
+	}
+	switch {
+	case cal.ssa != nil && e.local[originOf(cal.ssa)]:
+		ci.mode, ci.local = callLocal, originOf(cal.ssa)
+	case cal.fn != nil && !cal.iface && cal.fn.Pkg() != nil && e.pass.ImportPackageFact(cal.fn.Pkg(), new(analyzed)):
+		var s Summary
+		if e.pass.ImportObjectFact(cal.fn, &s) {
+			ci.mode, ci.fact = callFact, &s
+		}
+	case cal.iface && cal.fn != nil && cal.fn.Pkg() != nil && !isStdPath(cal.fn.Pkg().Path()):
+		// An interface of a non-standard package: the implementation is
+		// unknown, and guessing would make findings up.
+	case cal.fn == nil:
+		// A call of a function value.
+	default:
+		ci.mode = callDefault
+	}
+	return ci
+}
+
+func originOf(f *ssa.Function) *ssa.Function {
+	if o := f.Origin(); o != nil {
+		return o
+	}
+	return f
+}
+
+func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, pos token.Pos) {
+	ci := e.callInfo(c, val, pos)
+	args := ci.args
+	if ci.accessor != nil && val != nil {
+		e.addResults(c, val, ci.accessor)
+	}
+	switch ci.mode {
+	case callBuiltin:
+		e.builtinCall(ci.cal.builtin, args, val)
+	case callBarrier:
+		for _, a := range args {
+			if isPointer(a.Type()) {
+				e.clean[e.addrKey(a)] = true
+			}
+		}
+		if val != nil {
+			e.clean[key{val, ""}] = true
+		}
+	case callSource:
+		if ci.out < 0 && val != nil {
+			e.addResults(c, val, ci.source)
+		} else if ci.out >= 0 && ci.out < len(args) {
+			// crypto/rand.Read(buf): the buffer is the value.
+			e.add(e.valKey(args[ci.out]), ci.source)
+		}
+	case callLocal:
+		e.applyLocal(ci.local, c, args, val, pos)
+	case callFact:
+		e.applyFact(ci.cal, ci.fact, c, args, val, pos)
+	case callDefault:
+		e.applyDefault(ci.cal, c, args, val)
+	}
+}
+
+// addResults puts l in every data-carrying result of a call.
+func (e *engine) addResults(c *ssa.CallCommon, val ssa.Value, l *label) {
+	sig := c.Signature()
+	n := sig.Results().Len()
+	for i := 0; i < n; i++ {
+		if carriesData(sig.Results().At(i).Type()) {
+			e.add(resultKey(val, i, n), l)
+		}
+	}
+}
+
+// isStdPath reports import paths of the standard library (no dot in the
+// first element).
+func isStdPath(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return !strings.Contains(first, ".")
+}
+
+func (e *engine) builtinCall(name string, args []ssa.Value, val ssa.Value) {
+	switch name {
+	case "append":
+		if val == nil || len(args) == 0 {
+			return
+		}
+		e.copyInto(key{val, ""}, e.valKey(args[0]))
+		for _, a := range args[1:] {
+			e.addAll(key{val, "[]"}, e.valKey(a))
+		}
+	case "copy":
+		if len(args) == 2 {
+			e.addAll(e.valKey(args[0]).sub("[]"), e.valKey(args[1]))
+		}
+	case "min", "max", "string":
+		if val != nil {
+			for _, a := range args {
+				e.addAll(key{val, ""}, e.valKey(a))
+			}
+		}
+	}
+}
+
+// transfer moves what the callee's location src holds into the caller's
+// location dst, substituting the callee's parameters with the arguments.
+func (e *engine) transfer(dst, src key, callee *ssa.Function, args []ssa.Value, pos token.Pos, skipParam int, msg string) {
+	for _, en := range e.entriesUnder(src) {
+		l := en.l
+		switch {
+		case l.origin != nil:
+			e.add(dst.sub(en.path), &label{origin: e.hop(l.origin, pos, msg)})
+		case l.fn == callee:
+			if l.param == skipParam || l.param >= len(args) {
+				continue
+			}
+			e.copyInto(dst.sub(en.path), e.valKey(args[l.param]).sub(l.path))
+		default:
+			e.add(dst.sub(en.path), l)
+		}
+	}
+}
+
+func (e *engine) applyLocal(callee *ssa.Function, c *ssa.CallCommon, args []ssa.Value, val ssa.Value, pos token.Pos) {
+	msg := "returned by " + funcDisplay(callee)
+	if val != nil {
+		n := c.Signature().Results().Len()
+		for _, ret := range e.returns[callee] {
+			for i, r := range ret.Results {
+				if i < n && carriesData(r.Type()) {
+					e.transfer(resultKey(val, i, n), e.valKey(r), callee, args, pos, -1, msg)
+				}
+			}
+		}
+	}
+	for j, p := range callee.Params {
+		if j < len(args) && carriesData(p.Type()) && mayHoldPointer(p.Type()) {
+			e.transfer(e.valKey(args[j]), key{p, ""}, callee, args, pos, j, "written by "+funcDisplay(callee))
+		}
+	}
+	for _, s := range e.paramSinks[callee] {
+		if s.param < len(args) {
+			e.sinkThroughCall(s, e.valKey(args[s.param]).sub(s.path), pos, funcDisplay(callee))
+		}
+	}
+}
+
+// sinkThroughCall handles an argument that reaches a key sink inside the
+// callee.
+func (e *engine) sinkThroughCall(s paramSink, k key, pos token.Pos, callee string) {
+	desc := s.desc
+	if !strings.Contains(desc, " in ") {
+		desc = fmt.Sprintf("%s in %s (%s)", s.desc, callee, s.posn)
+	}
+	for _, l := range e.labels(k) {
+		if l.origin != nil {
+			e.record(e.cur, pos, l.origin, desc, s.weak, nil, []step{{pos, "passed to " + callee + ", where it reaches " + s.desc + " at " + s.posn}})
+		} else {
+			e.addParamSink(l.fn, paramSink{param: l.param, path: l.path, desc: desc, posn: s.posn, pos: s.pos, weak: s.weak})
+		}
+	}
+}
+
+func mayHoldPointer(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Interface:
+		return true
+	case *types.Basic:
+		return false
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if mayHoldPointer(u.Field(i).Type()) {
+				return true
+			}
+		}
+		return false
+	case *types.Array:
+		return mayHoldPointer(u.Elem())
+	case *types.TypeParam:
+		return true
+	}
+	return false
+}
+
+func funcDisplay(f *ssa.Function) string {
+	if f.Parent() != nil {
+		return "func literal in " + funcDisplay(f.Parent())
+	}
+	name := f.Name()
+	if recv := f.Signature.Recv(); recv != nil {
+		name = typeName(recv.Type()) + "." + name
+	}
+	if f.Pkg != nil {
+		return f.Pkg.Pkg.Name() + "." + name
+	}
+	return name
+}
+
+func (e *engine) applyFact(cal callee, s *Summary, c *ssa.CallCommon, args []ssa.Value, val ssa.Value, pos token.Pos) {
+	msg := "returned by " + cal.display()
+	n := c.Signature().Results().Len()
+	for _, fl := range s.Results {
+		if val == nil || fl.To >= n {
+			continue
+		}
+		dst := resultKey(val, fl.To, n).sub(fl.ToPath)
+		if fl.From < 0 {
+			e.add(dst, &label{origin: e.hop(e.importedOrigin(fl), pos, msg)})
+		} else if fl.From < len(args) {
+			e.copyInto(dst, e.valKey(args[fl.From]).sub(fl.FromPath))
+		}
+	}
+	for _, fl := range s.Outs {
+		if fl.To >= len(args) {
+			continue
+		}
+		dst := e.valKey(args[fl.To]).sub(fl.ToPath)
+		if fl.From < 0 {
+			e.add(dst, &label{origin: e.hop(e.importedOrigin(fl), pos, "written by "+cal.display())})
+		} else if fl.From < len(args) {
+			e.copyInto(dst, e.valKey(args[fl.From]).sub(fl.FromPath))
+		}
+	}
+	for _, sf := range s.Sinks {
+		if sf.Param < len(args) {
+			e.sinkThroughCall(paramSink{param: sf.Param, path: sf.Path, desc: sf.Sink, posn: sf.Posn, weak: sf.Weak},
+				e.valKey(args[sf.Param]).sub(sf.Path), pos, cal.display())
+		}
+	}
+}
+
+// applyDefault models a function that is not summarized (the standard
+// library): arguments flow to results, writers take their arguments,
+// readers and decoders fill their destination.
+func (e *engine) applyDefault(cal callee, c *ssa.CallCommon, args []ssa.Value, val ssa.Value) {
+	into := func(dst int, srcs ...int) {
+		if dst >= len(args) {
+			return
+		}
+		for _, s := range srcs {
+			if s < len(args) && s != dst {
+				e.addAll(e.valKey(args[dst]), e.valKey(args[s]))
+			}
+		}
+	}
+	rest := func(from int) []int {
+		var out []int
+		for i := from; i < len(args); i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	p, n := cal.pkg, cal.name
+	switch {
+	case (strings.HasPrefix(p, "encoding/") || p == "github.com/goccy/go-json" || p == "github.com/json-iterator/go") && cal.recv == "" && strings.HasPrefix(n, "Unmarshal"):
+		into(1, 0)
+	case cal.recv != "" && (n == "Decode" || n == "Unmarshal") && len(args) >= 2:
+		into(1, 0)
+	case p == "io" && (n == "ReadFull" || n == "ReadAtLeast"):
+		into(1, 0)
+	case cal.recv != "" && (n == "Read" || n == "ReadAt") && len(args) >= 2:
+		into(1, 0)
+	case p == "fmt" && strings.HasPrefix(n, "Fprint"):
+		into(0, rest(1)...)
+	case p == "fmt" && strings.HasPrefix(n, "Sscan"):
+		for i := 1; i < len(args); i++ {
+			into(i, 0)
+		}
+	case p == "io" && (n == "WriteString" || n == "Copy" || n == "CopyN" || n == "CopyBuffer"):
+		into(0, 1)
+	case p == "encoding/binary" && n == "Write":
+		into(0, 2)
+	case cal.recv != "" && writerMethod(n):
+		into(0, rest(1)...)
+	}
+	// Parameters named dst receive the other arguments (hex.Encode,
+	// base64.Encoding.Encode, copy-like helpers).
+	if sig := cal.sig; sig != nil {
+		off := len(args) - sig.Params().Len()
+		for i := 0; i < sig.Params().Len(); i++ {
+			if nm := sig.Params().At(i).Name(); nm == "dst" || nm == "dest" {
+				for j := range args {
+					if j != i+off {
+						into(i+off, j)
+					}
+				}
+			}
+		}
+	}
+	if val == nil {
+		return
+	}
+	sig := c.Signature()
+	nres := sig.Results().Len()
+	for i := 0; i < nres; i++ {
+		if !carriesData(sig.Results().At(i).Type()) {
+			continue
+		}
+		for _, a := range args {
+			if carriesData(a.Type()) {
+				e.addAll(resultKey(val, i, nres), e.valKey(a))
+			}
+		}
+	}
+}
