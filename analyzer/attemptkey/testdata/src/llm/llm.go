@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/openai/openai-go"
 	goopenai "github.com/sashabaranov/go-openai"
+	"github.com/tmc/langchaingo/llms"
 	stripe "github.com/stripe/stripe-go/v82"
 )
 
@@ -69,5 +70,27 @@ func frozenExtraction(ctx context.Context, client openai.Client, conn *pgx.Conn,
 		return err
 	}
 	params.IdempotencyKey = stripe.String("charge:" + frozen.OrderRef)
+	return nil
+}
+
+func goOpenAIStream(ctx context.Context, c *goopenai.Client, req *http.Request) error {
+	stream, err := c.CreateChatCompletionStream(ctx, goopenai.ChatCompletionRequest{Model: "gpt"})
+	if err != nil {
+		return err
+	}
+	chunk, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", chunk.Choices[0].Delta.Content) // want `model output`
+	return nil
+}
+
+func langchain(ctx context.Context, m llms.Model, req *http.Request) error {
+	out, err := llms.GenerateFromSinglePrompt(ctx, m, "extract the order reference")
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", out) // want `built from llms\.GenerateFromSinglePrompt \(model output`
 	return nil
 }

@@ -128,3 +128,26 @@ func seededRand(req *http.Request) {
 	r := mrand.New(mrand.NewSource(42))
 	req.Header.Set("Idempotency-Key", strconv.Itoa(r.Intn(1<<30))) // want `built from rand\.Rand\.Intn`
 }
+
+type Intent struct {
+	TenantID  string
+	OrderID   string
+	Nonce     string
+	CreatedAt time.Time
+}
+
+// IdempotencyKey is a method named like a key: its result is a key.
+func (i Intent) IdempotencyKey() string { return i.TenantID + ":" + i.OrderID + ":" + i.Nonce } // want IdempotencyKey:"summary"
+
+// StableKey ignores the per-attempt fields.
+func (i Intent) StableKey() string { return i.TenantID + ":" + i.OrderID } // want StableKey:"summary"
+
+func keyMethod(req *http.Request, tenant, order string) {
+	i := Intent{TenantID: tenant, OrderID: order, Nonce: uuid.NewString(), CreatedAt: time.Now()}
+	req.Header.Set("X-Key", i.IdempotencyKey()) // want `built from uuid\.NewString`
+}
+
+func stableKeyMethod(req *http.Request, tenant, order string) {
+	i := Intent{TenantID: tenant, OrderID: order, Nonce: uuid.NewString(), CreatedAt: time.Now()}
+	req.Header.Set("Idempotency-Key", i.StableKey())
+}

@@ -29,3 +29,23 @@ func NewClient(token string) *Client { return &Client{} }
 func (c *Client) CreateChatCompletion(ctx context.Context, request ChatCompletionRequest) (ChatCompletionResponse, error) {
 	return ChatCompletionResponse{}, nil
 }
+
+type ChatCompletionStreamChoiceDelta struct{ Content string }
+
+type ChatCompletionStreamChoice struct {
+	Delta ChatCompletionStreamChoiceDelta
+}
+
+type ChatCompletionStreamResponse struct {
+	Choices []ChatCompletionStreamChoice
+}
+
+type ChatCompletionStream struct{}
+
+func (s *ChatCompletionStream) Recv() (ChatCompletionStreamResponse, error) {
+	return ChatCompletionStreamResponse{}, nil
+}
+
+func (c *Client) CreateChatCompletionStream(ctx context.Context, request ChatCompletionRequest) (*ChatCompletionStream, error) {
+	return &ChatCompletionStream{}, nil
+}
