@@ -11,8 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/openai/openai-go"
 	goopenai "github.com/sashabaranov/go-openai"
-	"github.com/tmc/langchaingo/llms"
 	stripe "github.com/stripe/stripe-go/v82"
+	"github.com/tmc/langchaingo/llms"
 )
 
 type Extraction struct {
