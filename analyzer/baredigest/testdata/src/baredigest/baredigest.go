@@ -1,0 +1,101 @@
+package baredigest
+
+import (
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+)
+
+type Order struct {
+	ID    string
+	Phone string
+	Cents int64
+}
+
+func sumKey(o Order, req *http.Request) {
+	sum := sha256.Sum256([]byte(o.ID + ":" + o.Phone)) // want `idempotency key \(Idempotency-Key header\) is a bare sha256 digest with no secret`
+	req.Header.Set("Idempotency-Key", hex.EncodeToString(sum[:]))
+}
+
+func streamingKey(o Order) string {
+	h := sha1.New() // want `is a bare sha1 digest`
+	io.WriteString(h, o.ID)
+	h.Write([]byte(strconv.FormatInt(o.Cents, 10)))
+	idemKey := hex.EncodeToString(h.Sum(nil))
+	return idemKey
+}
+
+func idempotencyKeyFor(o Order) string {
+	return fmt.Sprintf("%x", md5.Sum([]byte(o.ID))) // want `bare md5 digest`
+}
+
+func fnvKey(o Order) string {
+	h := fnv.New64a() // want `bare fnv digest`
+	h.Write([]byte(o.ID))
+	dedupKey := strconv.FormatUint(h.Sum64(), 16)
+	return dedupKey
+}
+
+type Params struct{ IdempotencyKey *string }
+
+func inParams(o Order) *Params {
+	sum := sha256.Sum256([]byte(o.Phone)) // want `bare sha256 digest`
+	k := hex.EncodeToString(sum[:])
+	return &Params{IdempotencyKey: &k}
+}
+
+// ---- negatives ----
+
+var hmacSecret = []byte(os.Getenv("IDEMPOTENCY_HMAC_KEY"))
+
+func hmacKey(o Order, req *http.Request) {
+	mac := hmac.New(sha256.New, hmacSecret)
+	mac.Write([]byte(o.ID))
+	req.Header.Set("Idempotency-Key", hex.EncodeToString(mac.Sum(nil)))
+}
+
+func hmacOverDigest(o Order) string {
+	sum := sha256.Sum256([]byte(o.ID))
+	mac := hmac.New(sha256.New, hmacSecret)
+	mac.Write(sum[:])
+	idemKey := hex.EncodeToString(mac.Sum(nil))
+	return idemKey
+}
+
+func checksum(body []byte, w http.ResponseWriter) {
+	sum := sha256.Sum256(body)
+	w.Header().Set("ETag", hex.EncodeToString(sum[:]))
+	w.Header().Set("X-Content-SHA256", fmt.Sprintf("%x", sum))
+}
+
+func contentAddress(body []byte) string {
+	sum := sha256.Sum256(body)
+	cacheKey := hex.EncodeToString(sum[:])
+	return cacheKey
+}
+
+func separateChecksum(o Order, body []byte, req *http.Request) {
+	sum := md5.Sum(body)
+	req.Header.Set("Content-MD5", hex.EncodeToString(sum[:]))
+	req.Header.Set("Idempotency-Key", "order:"+o.ID)
+}
+
+// lookupKey is not named like an idempotency key: a generic cache key.
+func lookupKey(o Order) string {
+	return fmt.Sprintf("%x", md5.Sum([]byte(o.ID)))
+}
+
+func secretPrefixed(o Order) string {
+	secret := os.Getenv("KEY_SECRET")
+	sum := sha256.Sum256([]byte(secret + o.ID))
+	idemKey := hex.EncodeToString(sum[:])
+	return idemKey
+}
