@@ -12,6 +12,6 @@ items in a different order, or format with a different precision, produce
 different digits and therefore a different key. The provider sees a new key
 and charges again. Carry money as integer cents (int64) from the edge of the
 system and put the integer in the key.`,
-	Bad: `key := fmt.Sprintf("%s:%.2f", order.ID, order.Total) // Total float64`,
+	Bad:  `key := fmt.Sprintf("%s:%.2f", order.ID, order.Total) // Total float64`,
 	Good: `key := fmt.Sprintf("%s:%d", order.ID, order.TotalCents) // int64 cents`,
 }

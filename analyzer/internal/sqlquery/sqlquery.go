@@ -45,7 +45,7 @@ var queryMethods = map[string]bool{
 	"Exec": true, "ExecContext": true, "Query": true, "QueryContext": true,
 	"QueryRow": true, "QueryRowContext": true, "Prepare": true, "PrepareContext": true,
 	"Queue": true, // pgx.Batch
-	"Get": true, "GetContext": true, "Select": true, "SelectContext": true,
+	"Get":   true, "GetContext": true, "Select": true, "SelectContext": true,
 	"NamedExec": true, "NamedExecContext": true, "NamedQuery": true, "NamedQueryContext": true,
 	"MustExec": true, "MustExecContext": true, "Queryx": true, "QueryxContext": true,
 	"QueryRowx": true, "QueryRowxContext": true, "Preparex": true, "PreparexContext": true,
