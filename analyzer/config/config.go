@@ -37,6 +37,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -77,13 +78,16 @@ func Parse(data []byte) (*Config, error) {
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("invalid config: %s", oneLine(err.Error()))
 	}
-	if err := c.compile(); err != nil {
+	if err := c.Compile(); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-func (c *Config) compile() error {
+// Compile validates c and prepares its patterns. Parse calls it; callers
+// that fill a Config themselves (the golangci-lint plugin) must too.
+func (c *Config) Compile() error {
+	c.keyName, c.tables = nil, nil
 	var err error
 	if c.KeyName != "" {
 		if c.keyName, err = regexp.Compile(c.KeyName); err != nil {
@@ -145,6 +149,12 @@ func (p *Pattern) compile() error {
 	return nil
 }
 
+// FunctionPattern returns the compiled, anchored function pattern or nil.
+func (p Pattern) FunctionPattern() *regexp.Regexp { return p.function }
+
+// FieldPattern returns the compiled, anchored field pattern or nil.
+func (p Pattern) FieldPattern() *regexp.Regexp { return p.field }
+
 // MatchFunc reports whether the function pkgPath.name matches p.
 func (p Pattern) MatchFunc(pkgPath, name string) bool {
 	return p.function != nil && (p.Package == "" || p.Package == pkgPath) && p.function.MatchString(name)
@@ -161,9 +171,21 @@ func (c *Config) Disabled(id string) bool {
 }
 
 // MatchKeyName reports whether name matches the configured extra key-name
-// pattern (the built-in pattern is applied by the analyzers).
+// pattern (the built-in pattern is applied by the analyzers). Like the
+// built-in one, the pattern sees the normalized name: lower case, letters
+// and digits only, so "opref" matches opRef, op_ref and Op-Ref.
 func (c *Config) MatchKeyName(name string) bool {
-	return c != nil && c.keyName != nil && c.keyName.MatchString(name)
+	return c != nil && c.keyName != nil && c.keyName.MatchString(normalize(name))
+}
+
+func normalize(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // MatchTable reports whether table matches one of the configured extra
@@ -246,12 +268,27 @@ func Active() *Config {
 	return active
 }
 
+var hooks []func(*Config)
+
+// OnActivate registers f to run whenever a configuration is installed, so
+// analyzers with their own configuration type (IDEM001's attemptkey) follow
+// the same file.
+func OnActivate(f func(*Config)) {
+	mu.Lock()
+	hooks = append(hooks, f)
+	mu.Unlock()
+}
+
 // SetActive installs c as the configuration the analyzers use (nil restores
-// the defaults). Used by the golangci-lint plugin and by tests.
+// the defaults). Used by the flag, the golangci-lint plugin and tests.
 func SetActive(c *Config) {
 	mu.Lock()
 	active = c
+	hs := slices.Clone(hooks)
 	mu.Unlock()
+	for _, h := range hs {
+		h(c)
+	}
 }
 
 // Flag is the flag.Value every idemcheck analyzer registers as "config":
