@@ -17,6 +17,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -50,19 +51,96 @@ type fieldRef struct {
 }
 
 // Funcs returns every function declaration of the package that builds at
-// least one key, in source order.
+// least one key, in source order. A parameter that reaches a key inside a
+// function of the package makes the matching argument of every call to
+// that function a key too (computed to a fixed point, so helpers of
+// helpers count).
 func Funcs(pass *analysis.Pass, ins *inspector.Inspector) []*Func {
-	var out []*Func
+	var all []*Func
+	byObj := map[*types.Func]*Func{}
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
 		decl := cur.Node().(*ast.FuncDecl)
 		if decl.Body == nil {
 			continue
 		}
 		f := build(pass.TypesInfo, decl)
+		all = append(all, f)
+		if fn, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func); ok {
+			byObj[fn] = f
+		}
+	}
+	propagateParamSinks(all, byObj)
+	var out []*Func
+	for _, f := range all {
 		if len(f.Sinks) > 0 {
 			out = append(out, f)
 		}
 	}
+	return out
+}
+
+// propagateParamSinks adds call arguments as sinks when the callee's
+// parameter reaches a key.
+func propagateParamSinks(all []*Func, byObj map[*types.Func]*Func) {
+	added := map[ast.Expr]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range all {
+			ast.Inspect(f.Decl.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				fn := typeutilCallee(f.info, call)
+				callee := byObj[fn]
+				if callee == nil {
+					return true
+				}
+				for _, i := range callee.paramSinks() {
+					if i < len(call.Args) && !added[call.Args[i]] {
+						added[call.Args[i]] = true
+						f.addSink(call.Args[i], call.Args[i].Pos(), "argument of "+fn.Name()+" that becomes its idempotency key")
+						changed = true
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// paramSinks returns the indexes of the parameters that reach a key.
+func (f *Func) paramSinks() []int {
+	params := map[types.Object]int{}
+	i := 0
+	for _, fld := range f.Decl.Type.Params.List {
+		if len(fld.Names) == 0 {
+			i++
+			continue
+		}
+		for _, n := range fld.Names {
+			if obj := f.info.Defs[n]; obj != nil {
+				params[obj] = i
+			}
+			i++
+		}
+	}
+	hit := map[int]bool{}
+	for _, s := range f.Sinks {
+		f.Walk(s.Value, func(e ast.Expr) bool {
+			if id, ok := e.(*ast.Ident); ok {
+				if idx, ok := params[f.info.ObjectOf(id)]; ok {
+					hit[idx] = true
+				}
+			}
+			return true
+		})
+	}
+	var out []int
+	for idx := range hit {
+		out = append(out, idx)
+	}
+	slices.Sort(out)
 	return out
 }
 

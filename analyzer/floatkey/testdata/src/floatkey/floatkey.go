@@ -118,3 +118,18 @@ func constantFloat(o Order) string {
 func cacheKey(o Order) string {
 	return fmt.Sprintf("%s:%f", o.ID, o.Total)
 }
+
+// sendCharge puts its key parameter into the header: callers' arguments
+// become keys.
+func sendCharge(req *http.Request, key string) {
+	req.Header.Set("Idempotency-Key", key)
+}
+
+func viaHelper(o Order, req *http.Request) {
+	sendCharge(req, fmt.Sprintf("%s/%g", o.ID, o.Total)) // want `float64 value o.Total reaches`
+}
+
+func viaHelperClean(o Order, req *http.Request) {
+	sendCharge(req, fmt.Sprintf("%s/%d", o.ID, o.TotalCents))
+	fmt.Println(o.Total)
+}
