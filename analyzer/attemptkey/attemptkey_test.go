@@ -1,0 +1,14 @@
+package attemptkey_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemcheck/idemcheck/analyzer/attemptkey"
+)
+
+func TestAnalyzer(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), attemptkey.Analyzer,
+		"sources", "sinks", "traps", "closures", "outparams", "llm", "transport", "crosspkg", "directives")
+}

@@ -1,0 +1,327 @@
+package attemptkey
+
+import (
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
+)
+
+// Source kinds, as they appear in messages.
+const (
+	kindRandom   = "random per attempt"
+	kindClock    = "clock reading, differs per attempt"
+	kindIdentity = "transport identity, new per delivery"
+	kindAttempt  = "attempt counter, changes per retry"
+	kindModel    = "model output, differs per call"
+)
+
+// llmPackages are path prefixes of LLM client libraries whose responses are
+// model output.
+var llmPackages = []string{
+	"github.com/openai/openai-go",
+	"github.com/sashabaranov/go-openai",
+	"github.com/anthropics/anthropic-sdk-go",
+	"github.com/liushuangls/go-anthropic",
+	"github.com/tmc/langchaingo",
+	"google.golang.org/genai",
+	"github.com/google/generative-ai-go",
+	"github.com/cohere-ai/cohere-go",
+	"github.com/ollama/ollama/api",
+	"github.com/mistralai",
+	"github.com/firebase/genkit/go",
+	"github.com/cloudwego/eino",
+}
+
+// callee describes the function a call reaches, statically or by interface.
+type callee struct {
+	fn       *types.Func // nil for calls of function values
+	pkg      string      // package path of fn
+	pkgName  string      // package name of fn
+	name     string      // function or method name
+	recv     string      // receiver type name (without pointer), "" for functions
+	iface    bool        // invoke through an interface
+	ssa      *ssa.Function
+	sig      *types.Signature
+	builtin  string
+	argTypes []types.Type
+}
+
+func describeCallee(c *ssa.CallCommon) callee {
+	var out callee
+	out.sig = c.Signature()
+	if c.IsInvoke() {
+		out.fn = c.Method
+		out.iface = true
+	} else {
+		switch v := c.Value.(type) {
+		case *ssa.Builtin:
+			out.builtin = v.Name()
+			return out
+		}
+		if f := c.StaticCallee(); f != nil {
+			out.ssa = f
+			if o := f.Origin(); o != nil {
+				f = o
+			}
+			if obj, ok := f.Object().(*types.Func); ok {
+				out.fn = obj
+			}
+		}
+	}
+	if out.fn != nil {
+		out.name = out.fn.Name()
+		if out.fn.Pkg() != nil {
+			out.pkg = out.fn.Pkg().Path()
+			out.pkgName = out.fn.Pkg().Name()
+		}
+		if sig, ok := out.fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+			out.recv = typeName(sig.Recv().Type())
+		}
+	}
+	return out
+}
+
+func typeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		return t.Obj().Name()
+	case *types.Interface:
+		return "interface"
+	}
+	return ""
+}
+
+// display is how a callee is named in messages: uuid.NewString,
+// openai.ChatCompletionService.New.
+func (c callee) display() string {
+	if c.recv != "" && c.recv != "interface" {
+		return c.pkgName + "." + c.recv + "." + c.name
+	}
+	if c.pkgName != "" {
+		return c.pkgName + "." + c.name
+	}
+	return c.name
+}
+
+func hasPathPrefix(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// sourceCall reports whether a call draws a per-attempt value. out is -1
+// when the results are the value, or the index of the argument whose
+// memory is filled (crypto/rand.Read).
+func sourceCall(c callee) (kind string, out int, ok bool) {
+	if c.fn == nil {
+		return "", 0, false
+	}
+	p, n := c.pkg, c.name
+	switch {
+	case p == "time" && c.recv == "" && (n == "Now" || n == "Since" || n == "Until"):
+		return kindClock, -1, true
+	case p == "github.com/google/uuid":
+		switch n {
+		case "New", "NewString", "NewRandom", "NewV7", "NewV6", "NewUUID", "NewRandomFromReader",
+			"NewV7FromReader", "NewDCEPerson", "NewDCEGroup", "NewDCESecurity", "NewV4":
+			return kindRandom, -1, true
+		}
+	case hasPathPrefix(p, "github.com/gofrs/uuid") || hasPathPrefix(p, "github.com/satori/go.uuid"):
+		switch n {
+		case "NewV1", "NewV2", "NewV4", "NewV6", "NewV7", "Must1", "NewGen":
+			if n == "NewGen" {
+				return "", 0, false
+			}
+			return kindRandom, -1, true
+		}
+	case hasPathPrefix(p, "github.com/oklog/ulid"):
+		switch n {
+		case "Make", "New", "MustNew", "MustNewDefault", "Now":
+			if c.recv != "" {
+				return "", 0, false
+			}
+			return kindRandom, -1, true
+		}
+	case p == "github.com/rs/xid":
+		if c.recv == "" && (n == "New" || n == "NewWithTime") {
+			return kindRandom, -1, true
+		}
+	case p == "github.com/segmentio/ksuid":
+		if c.recv == "" && (n == "New" || n == "NewRandom" || n == "NewRandomWithTime") {
+			return kindRandom, -1, true
+		}
+	case p == "github.com/lithammer/shortuuid" || hasPathPrefix(p, "github.com/lithammer/shortuuid") ||
+		hasPathPrefix(p, "github.com/teris-io/shortid") || hasPathPrefix(p, "github.com/matoous/go-nanoid") ||
+		hasPathPrefix(p, "github.com/jaevor/go-nanoid"):
+		if strings.HasPrefix(n, "New") || n == "Generate" || n == "Must" || n == "MustGenerate" {
+			return kindRandom, -1, true
+		}
+	case p == "math/rand" || p == "math/rand/v2":
+		switch n {
+		case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed":
+			return "", 0, false
+		}
+		if c.sig != nil && c.sig.Results().Len() > 0 {
+			return kindRandom, -1, true
+		}
+	case p == "crypto/rand":
+		switch n {
+		case "Read":
+			if c.recv == "" {
+				return kindRandom, 0, true
+			}
+		case "Int", "Prime", "Text":
+			return kindRandom, -1, true
+		}
+	case hasPathPrefix(p, "github.com/stripe/stripe-go") && n == "NewIdempotencyKey":
+		return kindRandom, -1, true
+	}
+	if isLLMCall(c) {
+		return kindModel, -1, true
+	}
+	return "", 0, false
+}
+
+func isLLMCall(c callee) bool {
+	llm := false
+	for _, prefix := range llmPackages {
+		if hasPathPrefix(c.pkg, prefix) {
+			llm = true
+			break
+		}
+	}
+	if !llm || c.sig == nil || !hasDataResult(c.sig) {
+		return false
+	}
+	n := c.name
+	for _, skip := range []string{"With", "Set", "Close", "Err", "NewClient", "Option", "Param", "Marshal", "Unmarshal", "String", "Raw", "Valid", "Is", "As", "To", "Add", "Next"} {
+		if strings.HasPrefix(n, skip) {
+			return false
+		}
+	}
+	if c.recv == "" {
+		// Package-level calls that ask the model: langchaingo's
+		// llms.GenerateFromSinglePrompt and the like.
+		return strings.HasPrefix(n, "Generate") || strings.HasPrefix(n, "Call") || strings.HasPrefix(n, "Complete")
+	}
+	r := c.recv
+	switch {
+	case strings.HasSuffix(r, "Service"), strings.HasSuffix(r, "Client"), r == "interface",
+		strings.HasSuffix(r, "Model"), r == "LLM", strings.HasSuffix(r, "Chat"), strings.HasSuffix(r, "Session"):
+		return n == "New" || n == "Get" || strings.HasPrefix(n, "Create") || strings.HasPrefix(n, "Generate") ||
+			strings.HasPrefix(n, "Complete") || strings.HasPrefix(n, "Chat") || strings.HasPrefix(n, "Send") ||
+			strings.HasPrefix(n, "Call") || strings.HasPrefix(n, "Stream") || strings.HasPrefix(n, "New") ||
+			strings.HasPrefix(n, "Run") || strings.HasPrefix(n, "Parse")
+	case strings.Contains(r, "Stream"):
+		return n == "Current" || n == "Recv" || n == "Receive"
+	}
+	return false
+}
+
+func hasDataResult(sig *types.Signature) bool {
+	for i := 0; i < sig.Results().Len(); i++ {
+		if carriesData(sig.Results().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// carriesData reports whether values of t can carry a key's taint. Errors,
+// contexts and functions do not: a context carrying a request id must not
+// taint everything computed with that context.
+func carriesData(t types.Type) bool {
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		obj := u.Obj()
+		if obj.Pkg() == nil && obj.Name() == "error" {
+			return false
+		}
+		if obj.Pkg() != nil && obj.Pkg().Path() == "context" && obj.Name() == "Context" {
+			return false
+		}
+	case *types.Signature:
+		return false
+	}
+	if u, ok := t.Underlying().(*types.Signature); ok && u != nil {
+		return false
+	}
+	return true
+}
+
+// isBarrier reports calls whose results and out-parameters are stable:
+// values read back from the database and configuration.
+func isBarrier(c callee) bool {
+	n := c.name
+	switch {
+	case c.fn == nil:
+		return false
+	case c.pkg == "os" && (n == "Getenv" || n == "LookupEnv" || n == "ReadFile"):
+		return true
+	case n == "Scan" || n == "ScanRow" || n == "ScanRows" || n == "StructScan" || n == "MapScan" || n == "SliceScan" || n == "ScanStruct" || n == "ScanAll" || n == "ScanOne":
+		return c.recv != "" || strings.Contains(c.pkg, "sql") || strings.Contains(c.pkg, "pgx") || strings.Contains(c.pkg, "scany")
+	case hasPathPrefix(c.pkg, "github.com/jackc/pgx"):
+		return strings.HasPrefix(n, "Collect") || strings.HasPrefix(n, "RowTo") || n == "ForEachRow" || n == "Values" || n == "RawValues"
+	case hasPathPrefix(c.pkg, "github.com/jmoiron/sqlx") || hasPathPrefix(c.pkg, "github.com/georgysavva/scany"):
+		return n == "Get" || n == "Select" || n == "GetContext" || n == "SelectContext" || n == "QueryRowx" && false
+	case c.pkg == "database/sql" && c.recv == "Row":
+		return n == "Scan"
+	}
+	return false
+}
+
+// constString returns the value of a constant string operand.
+func constString(v ssa.Value) (string, bool) {
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
+		return constant.StringVal(c.Value), true
+	}
+	return "", false
+}
+
+// identityKind classifies a field, map key or header name as per-attempt
+// identity, or "".
+func identityKind(name string) string {
+	if !keyname.Identity.Match(name) {
+		return ""
+	}
+	n := keyname.Normalize(name)
+	if strings.Contains(n, "attempt") || strings.Contains(n, "retr") || strings.Contains(n, "redeliver") || strings.Contains(n, "count") {
+		return kindAttempt
+	}
+	return kindIdentity
+}
+
+// isHeaderGetter reports methods that read a named value: http.Header.Get,
+// amqp Table lookups, gin's GetHeader, echo's Param.
+func isHeaderGetter(name string) bool {
+	switch name {
+	case "Get", "Values", "GetHeader", "Header", "Value", "Param", "Query", "FormValue", "PostFormValue", "Attribute", "Peek", "GetString", "Lookup":
+		return true
+	}
+	return false
+}
+
+// writerMethod reports methods whose arguments flow into their receiver:
+// hash writes, builders and buffers.
+func writerMethod(name string) bool {
+	switch name {
+	case "Write", "WriteString", "WriteByte", "WriteRune", "WriteTo", "Add", "Set", "Append", "Encode", "Reset" + "_":
+		return true
+	}
+	return false
+}
+
+// setterKeyName reports calls like SetIdempotencyKey, WithIdempotencyKey.
+func setterKeyName(name string) bool {
+	for _, p := range []string{"Set", "With", "Add", "Put"} {
+		if strings.HasPrefix(name, p) && len(name) > len(p) && keyname.Key.Match(name[len(p):]) {
+			return true
+		}
+	}
+	return false
+}

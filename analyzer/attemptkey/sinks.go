@@ -1,0 +1,160 @@
+package attemptkey
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
+)
+
+// awsTokenFields are the AWS SDK input fields that carry an idempotency
+// token to the service.
+var awsTokenFields = map[string]bool{
+	"ClientToken": true, "IdempotencyToken": true, "ClientRequestToken": true,
+	"CallerReference": true, "MessageDeduplicationId": true,
+}
+
+func firstValid(ps ...token.Pos) token.Pos {
+	for _, p := range ps {
+		if p.IsValid() {
+			return p
+		}
+	}
+	return token.NoPos
+}
+
+// structPkg returns the package path declaring the struct type t is or
+// points to.
+func structPkg(t types.Type) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Path()
+	}
+	return ""
+}
+
+// strongField reports provider API fields: stripe-go's IdempotencyKey and
+// the AWS SDK's token fields.
+func strongField(pkg, name string) bool {
+	switch {
+	case hasPathPrefix(pkg, "github.com/stripe/stripe-go") || hasPathPrefix(pkg, "github.com/stripe"):
+		return name == "IdempotencyKey"
+	case hasPathPrefix(pkg, "github.com/aws/aws-sdk-go-v2") || hasPathPrefix(pkg, "github.com/aws/aws-sdk-go"):
+		return awsTokenFields[name]
+	}
+	return false
+}
+
+// collectSinks records the key sinks an instruction contains.
+func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
+	keys := e.cfg.keys()
+	switch in := instr.(type) {
+	case *ssa.Store:
+		fa, ok := in.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return
+		}
+		name, tag := fieldOf(fa.X.Type(), fa.Field)
+		pkg := structPkg(fa.X.Type())
+		strong := strongField(pkg, name)
+		if strong || keys.Match(name) || keys.Match(tag) || e.cfg.isSinkField(pkg, name) {
+			e.sites = append(e.sites, sinkSite{fn: f, val: in.Val, pos: firstValid(in.Pos(), fa.Pos(), in.Val.Pos()),
+				desc: "field " + name, weak: !strong && !e.cfg.isSinkField(pkg, name)})
+		}
+	case *ssa.MapUpdate:
+		s, ok := constString(in.Key)
+		if !ok {
+			return
+		}
+		header := keyname.Header.Match(s)
+		if header || keys.Match(s) {
+			desc := "map key " + quote(s)
+			if typeName(in.Map.Type()) == "Header" {
+				desc = "header " + s
+			}
+			e.sites = append(e.sites, sinkSite{fn: f, val: in.Value, pos: firstValid(in.Pos(), in.Value.Pos()), desc: desc, weak: !header})
+		}
+	case *ssa.DebugRef:
+		v, ok := in.Object().(*types.Var)
+		if !ok || v.IsField() || !keys.Match(v.Name()) {
+			return
+		}
+		if _, isParam := in.X.(*ssa.Parameter); isParam {
+			return
+		}
+		if v.Parent() == v.Pkg().Scope() {
+			return // package-level variable
+		}
+		e.sites = append(e.sites, sinkSite{fn: f, val: in.X, isAddr: in.IsAddr, pos: in.Expr.Pos(), desc: "variable " + v.Name(), weak: true, obj: v})
+	case ssa.CallInstruction:
+		e.collectCallSinks(f, in)
+	case *ssa.Return:
+		if f.Parent() != nil || !keys.Match(f.Name()) || setterKeyName(f.Name()) {
+			return
+		}
+		for _, r := range in.Results {
+			if carriesData(r.Type()) {
+				e.sites = append(e.sites, sinkSite{fn: f, val: r, pos: firstValid(in.Pos(), r.Pos()), desc: "result of " + f.Name(), weak: true})
+			}
+		}
+	}
+}
+
+func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
+	c := call.Common()
+	cal := describeCallee(c)
+	if cal.builtin != "" {
+		return
+	}
+	keys := e.cfg.keys()
+	pos := call.Pos()
+	args := c.Args
+	if setterKeyName(cal.name) || e.cfg.isSinkCall(cal) {
+		strong := hasPathPrefix(cal.pkg, "github.com/stripe") || e.cfg.isSinkCall(cal)
+		for _, a := range args {
+			if !c.IsInvoke() && cal.recv != "" && a == args[0] {
+				continue // the receiver
+			}
+			if carriesData(a.Type()) {
+				e.sites = append(e.sites, sinkSite{fn: f, val: a, pos: pos, desc: "argument of " + cal.display(), weak: !strong})
+			}
+		}
+		return
+	}
+	// A constant header or key name followed by its value:
+	// h.Set("Idempotency-Key", k), option.WithHeader("Idempotency-Key", k).
+	for i, a := range args {
+		s, ok := constString(a)
+		if !ok || i+1 >= len(args) {
+			continue
+		}
+		header := keyname.Header.Match(s)
+		if !header && !keys.Match(s) {
+			continue
+		}
+		if isHeaderGetter(cal.name) && cal.name != "Set" {
+			continue
+		}
+		desc := "header " + s
+		if !header {
+			desc = "key " + quote(s)
+		}
+		e.sites = append(e.sites, sinkSite{fn: f, val: args[i+1], pos: pos, desc: desc, weak: !header})
+	}
+	// The result of a function named like a key: idempotencyKey(order).
+	if _, _, isSource := sourceCall(cal); isSource {
+		return // stripe.NewIdempotencyKey: reported where its value is used
+	}
+	if v := call.Value(); v != nil && cal.fn != nil && keys.Match(cal.name) {
+		sig := c.Signature()
+		if sig.Results().Len() == 1 && carriesData(sig.Results().At(0).Type()) {
+			e.sites = append(e.sites, sinkSite{fn: f, val: v, pos: pos, desc: "result of " + cal.display(), weak: true})
+		}
+	}
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

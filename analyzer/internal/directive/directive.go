@@ -1,0 +1,169 @@
+// Package directive implements the suppression comment shared by every
+// idemcheck rule:
+//
+//	//idemcheck:ignore IDEM001 the key is read back from the intent row
+//
+// A directive suppresses diagnostics of the named rules (comma-separated,
+// or "all") reported on its own line or on the line below it. A directive
+// must give a reason; one without a reason suppresses nothing and is
+// itself reported, so suppressions stay reviewable.
+package directive
+
+import (
+	"go/ast"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Prefix starts every idemcheck directive.
+const Prefix = "//idemcheck:ignore"
+
+// Directive is one parsed //idemcheck:ignore comment.
+type Directive struct {
+	Pos    token.Pos
+	File   string
+	Line   int
+	Rules  []string // upper-cased rule IDs, or "ALL"
+	Reason string
+}
+
+// Covers reports whether d names rule.
+func (d Directive) Covers(rule string) bool {
+	for _, r := range d.Rules {
+		if r == "ALL" || r == strings.ToUpper(rule) {
+			return true
+		}
+	}
+	return false
+}
+
+// Index holds the directives of one package.
+type Index struct {
+	fset       *token.FileSet
+	directives []Directive
+	byLine     map[fileLine][]int
+}
+
+type fileLine struct {
+	file string
+	line int
+}
+
+// Parse collects the directives in files.
+func Parse(fset *token.FileSet, files []*ast.File) *Index {
+	idx := &Index{fset: fset, byLine: map[fileLine][]int{}}
+	for _, f := range files {
+		for _, group := range f.Comments {
+			for _, c := range group.List {
+				d, ok := parseComment(c.Text)
+				if !ok {
+					continue
+				}
+				p := fset.Position(c.Slash)
+				d.Pos, d.File, d.Line = c.Slash, p.Filename, p.Line
+				idx.byLine[fileLine{p.Filename, p.Line}] = append(idx.byLine[fileLine{p.Filename, p.Line}], len(idx.directives))
+				idx.directives = append(idx.directives, d)
+			}
+		}
+	}
+	return idx
+}
+
+func parseComment(text string) (Directive, bool) {
+	if !strings.HasPrefix(text, Prefix) {
+		return Directive{}, false
+	}
+	rest := text[len(Prefix):]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return Directive{}, false // e.g. //idemcheck:ignored
+	}
+	// A second comment on the line ("… // want …" in tests, a trailing
+	// note) is not part of the reason.
+	if i := strings.Index(rest, "//"); i >= 0 {
+		rest = rest[:i]
+	}
+	fields := strings.Fields(rest)
+	var d Directive
+	if len(fields) > 0 {
+		for _, r := range strings.Split(fields[0], ",") {
+			if r = strings.TrimSpace(r); r != "" {
+				d.Rules = append(d.Rules, strings.ToUpper(r))
+			}
+		}
+		d.Reason = strings.Join(fields[1:], " ")
+	}
+	return d, true
+}
+
+// Suppressed reports whether a diagnostic of rule at pos is covered by a
+// directive with a reason on the same line or the line above.
+func (idx *Index) Suppressed(rule string, pos token.Pos) bool {
+	if idx == nil || !pos.IsValid() {
+		return false
+	}
+	p := idx.fset.Position(pos)
+	for _, line := range []int{p.Line, p.Line - 1} {
+		for _, i := range idx.byLine[fileLine{p.Filename, line}] {
+			d := idx.directives[i]
+			if d.Reason != "" && d.Covers(rule) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Malformed returns the directives for rule that lack a reason. With
+// includeUnnamed, directives naming no rule at all are returned too (one
+// analyzer of the suite reports those, so they are reported once).
+func (idx *Index) Malformed(rule string, includeUnnamed bool) []Directive {
+	var out []Directive
+	for _, d := range idx.directives {
+		switch {
+		case len(d.Rules) == 0 && includeUnnamed:
+			out = append(out, d)
+		case len(d.Rules) > 0 && d.Reason == "" && d.Covers(rule) && (includeUnnamed || !d.Covers("ALL") || len(d.Rules) > 1):
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Reporter reports a rule's diagnostics through a pass, dropping those a
+// directive suppresses.
+type Reporter struct {
+	Pass  *analysis.Pass
+	Rule  string
+	Index *Index
+}
+
+// NewReporter parses the pass's directives for rule.
+func NewReporter(pass *analysis.Pass, rule string) *Reporter {
+	return &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files)}
+}
+
+// Report emits d unless suppressed. The rule ID goes in d.Category.
+func (r *Reporter) Report(d analysis.Diagnostic) {
+	if r.Index.Suppressed(r.Rule, d.Pos) {
+		return
+	}
+	if d.Category == "" {
+		d.Category = r.Rule
+	}
+	r.Pass.Report(d)
+}
+
+// ReportMalformed reports directives for this rule that give no reason.
+// The suite's first rule (IDEM001) passes includeUnnamed so that a bare
+// //idemcheck:ignore is reported exactly once.
+func (r *Reporter) ReportMalformed(includeUnnamed bool) {
+	for _, d := range r.Index.Malformed(r.Rule, includeUnnamed) {
+		msg := "idemcheck:ignore directive needs a reason: //idemcheck:ignore " + r.Rule + " <why this is safe>"
+		if len(d.Rules) == 0 {
+			msg = "idemcheck:ignore directive needs a rule and a reason: //idemcheck:ignore IDEMnnn <why this is safe>"
+		}
+		r.Pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: r.Rule, Message: msg})
+	}
+}

@@ -1,0 +1,160 @@
+// Package keyname recognises names that denote idempotency or
+// deduplication keys (idempotencyKey, idemKey, dedupKey,
+// chave_idempotencia, the Idempotency-Key header, AWS ClientToken…) and
+// names of per-attempt transport identity (message_id, wamid,
+// delivery_tag, request_id, trace_id, attempt counters…).
+//
+// Names are compared after normalization: lower-cased, with every
+// character that is not a letter or digit removed, so IdempotencyKey,
+// idempotency_key and Idempotency-Key are the same name. The patterns are
+// exported so every rule and the configuration file can reuse or override
+// them.
+package keyname
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// DefaultKey matches normalized names of idempotency and deduplication keys,
+// including the AWS SDK's token fields and the Portuguese spellings.
+const DefaultKey = `idempotencykey|idempotencytoken|idempotencyid|idempotentkey|idemkey|idemkey|` +
+	`dedupkey|dedupekey|dedupid|deduplicationkey|deduplicationid|dedupeid|` +
+	`chaveidempotencia|chavedeidempotencia|chaveidempotente|chavededup|` +
+	`^clienttoken$|clientrequesttoken|^callerreference$|messagededuplicationid`
+
+// DefaultHeader matches normalized HTTP header names that carry an
+// idempotency key to a provider.
+const DefaultHeader = `^(x)?idempotency(key|token)$|^idempotencykey$`
+
+// DefaultIdentity matches normalized names of per-attempt transport and
+// observability identity: values a redelivery does not repeat.
+const DefaultIdentity = `^(wa)?messageid$|^msgid$|^wamid$|^deliverytag$|^receipthandle$|` +
+	`^(x)?requestid$|^reqid$|^(x)?traceid$|^spanid$|^(x)?amzntraceid$|` +
+	`^attempts?$|^attemptnumber$|^attemptcount$|^retrycount$|^retries$|^retryattempt$|` +
+	`^redelivered$|^deliverycount$|^deliveryattempt$|^receivecount$|^approximatereceivecount$`
+
+// Matcher reports whether a name matches a pattern after normalization.
+type Matcher struct {
+	re *regexp.Regexp
+}
+
+// Compile builds a Matcher from a regular expression over normalized names.
+func Compile(expr string) (*Matcher, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	return &Matcher{re: re}, nil
+}
+
+// MustCompile is Compile that panics on a bad expression; for defaults.
+func MustCompile(expr string) *Matcher {
+	m, err := Compile(expr)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// Match reports whether name, once normalized, matches.
+func (m *Matcher) Match(name string) bool {
+	if m == nil || name == "" {
+		return false
+	}
+	return m.re.MatchString(Normalize(name))
+}
+
+// String returns the pattern.
+func (m *Matcher) String() string {
+	if m == nil {
+		return ""
+	}
+	return m.re.String()
+}
+
+// Default matchers.
+var (
+	Key      = MustCompile(DefaultKey)
+	Header   = MustCompile(DefaultHeader)
+	Identity = MustCompile(DefaultIdentity)
+)
+
+// Normalize lower-cases name and drops everything that is not a letter or
+// digit, and folds the accented letters of Portuguese names (chave_idempotência).
+func Normalize(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for _, r := range name {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsLetter(r):
+			b.WriteRune(foldAccent(unicode.ToLower(r)))
+		}
+	}
+	return b.String()
+}
+
+func foldAccent(r rune) rune {
+	switch r {
+	case 'á', 'à', 'â', 'ã', 'ä':
+		return 'a'
+	case 'é', 'ê', 'è', 'ë':
+		return 'e'
+	case 'í', 'ì', 'î', 'ï':
+		return 'i'
+	case 'ó', 'ô', 'õ', 'ò', 'ö':
+		return 'o'
+	case 'ú', 'ù', 'û', 'ü':
+		return 'u'
+	case 'ç':
+		return 'c'
+	}
+	return r
+}
+
+// JSONTagName returns the name part of a struct tag's json key, or "".
+func JSONTagName(tag string) string {
+	for tag != "" {
+		// Skip leading space.
+		i := 0
+		for i < len(tag) && tag[i] == ' ' {
+			i++
+		}
+		tag = tag[i:]
+		if tag == "" {
+			break
+		}
+		i = 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			break
+		}
+		name := tag[:i]
+		tag = tag[i+1:]
+		// Scan quoted string.
+		i = 1
+		for i < len(tag) && tag[i] != '"' {
+			if tag[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(tag) {
+			break
+		}
+		value := tag[1:i]
+		tag = tag[i+1:]
+		if name == "json" {
+			if j := strings.IndexByte(value, ','); j >= 0 {
+				value = value[:j]
+			}
+			return value
+		}
+	}
+	return ""
+}

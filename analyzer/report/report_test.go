@@ -1,0 +1,85 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/ui"
+)
+
+func sample() []Finding {
+	return []Finding{
+		{Rule: "IDEM001", File: "b/pay.go", Line: 9, Column: 2, Message: "second"},
+		{Rule: "IDEM001", File: "a/pay.go", Line: 41, Column: 3, Message: "idempotency key built from uuid.NewString",
+			Related: []Related{{File: "a/pay.go", Line: 30, Column: 9, Message: "uuid.NewString: random per attempt"},
+				{File: "a/util.go", Line: 3, Column: 1, Message: "passed to helper"}}},
+		{Rule: "IDEM001", File: "b/pay.go", Line: 9, Column: 2, Message: "second"},
+	}
+}
+
+func TestSortDedup(t *testing.T) {
+	fs := sample()
+	Sort(fs)
+	fs = Dedup(fs)
+	if len(fs) != 2 || fs[0].File != "a/pay.go" || fs[1].File != "b/pay.go" {
+		t.Fatalf("got %+v", fs)
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, sample()[:1]); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string][]map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	f := doc["findings"][0]
+	for _, k := range []string{"rule", "file", "line", "column", "message", "related"} {
+		if _, ok := f[k]; !ok {
+			t.Errorf("finding lacks %q: %s", k, buf.String())
+		}
+	}
+	if rel, ok := f["related"].([]any); !ok || len(rel) != 0 {
+		t.Errorf("related = %#v, want empty array", f["related"])
+	}
+
+	buf.Reset()
+	if err := WriteJSON(&buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(buf.String()) != "{\n  \"findings\": []\n}" {
+		t.Errorf("empty doc = %q", buf.String())
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	fs := sample()
+	Sort(fs)
+	fs = Dedup(fs)
+	var buf bytes.Buffer
+	if err := WriteText(&buf, fs, ui.New(&buf, false)); err != nil {
+		t.Fatal(err)
+	}
+	want := `a/pay.go
+  41:3 IDEM001 idempotency key built from uuid.NewString
+      • 30:9 uuid.NewString: random per attempt
+      → a/util.go:3:1 passed to helper
+
+b/pay.go
+  9:2 IDEM001 second
+
+✗ 2 findings in 2 files
+`
+	if buf.String() != want {
+		t.Errorf("text =\n%s\nwant\n%s", buf.String(), want)
+	}
+	buf.Reset()
+	_ = WriteText(&buf, nil, ui.New(&buf, false))
+	if !strings.Contains(buf.String(), "no findings") {
+		t.Errorf("empty text = %q", buf.String())
+	}
+}

@@ -1,0 +1,65 @@
+// Package suite lists every idemcheck analyzer and its rule documentation,
+// in rule order. The lint command, the go vet tool mode and the
+// golangci-lint plugin all take their analyzers from here.
+package suite
+
+import (
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemcheck/idemcheck/analyzer/attemptkey"
+	"github.com/idemcheck/idemcheck/analyzer/ruledoc"
+)
+
+type entry struct {
+	analyzer *analysis.Analyzer
+	rule     ruledoc.Rule
+}
+
+// entries is the suite, in rule order.
+var entries = []entry{
+	{attemptkey.Analyzer, attemptkey.Rule},
+}
+
+// Analyzers returns every analyzer of the suite, in rule order.
+func Analyzers() []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(entries))
+	for i, e := range entries {
+		out[i] = e.analyzer
+	}
+	return out
+}
+
+// Rules returns the documentation of every rule, sorted by ID.
+func Rules() []ruledoc.Rule {
+	out := make([]ruledoc.Rule, len(entries))
+	for i, e := range entries {
+		out[i] = e.rule
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Rule returns the documentation of the rule with the given ID
+// (case-insensitive).
+func Rule(id string) (ruledoc.Rule, bool) {
+	for _, e := range entries {
+		if strings.EqualFold(e.rule.ID, id) {
+			return e.rule, true
+		}
+	}
+	return ruledoc.Rule{}, false
+}
+
+// RuleForAnalyzer returns the rule ID an analyzer reports, so drivers can
+// label diagnostics (go vet's JSON names the analyzer, not the rule).
+func RuleForAnalyzer(name string) string {
+	for _, e := range entries {
+		if e.analyzer.Name == name {
+			return e.rule.ID
+		}
+	}
+	return name
+}
