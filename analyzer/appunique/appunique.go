@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
-	"go/token"
 	"go/types"
 	"regexp"
 
@@ -36,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	seen := map[token.Pos]bool{}
+	rep := emit.New(pass, Rule.ID)
 	for _, f := range sqlquery.Funcs(pass, ins) {
 		if handlesUniqueViolation(pass.TypesInfo, f.Decl) {
 			continue
@@ -51,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 					if !sqlquery.IsIdempotencyTable(table) {
 						continue
 					}
-					report(pass, seen, f, q, table)
+					report(rep, f, q, table)
 				}
 			}
 		}
@@ -59,14 +58,14 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-func report(pass *analysis.Pass, seen map[token.Pos]bool, f *sqlquery.Func, q sqlquery.Query, table string) {
+func report(rep *emit.Reporter, f *sqlquery.Func, q sqlquery.Query, table string) {
 	if sel := priorSelect(f, q, table); sel != nil {
-		emit.Report(pass, seen, Rule.ID, q.Arg.Pos(), fmt.Sprintf(
+		rep.Report(q.Arg.Pos(), fmt.Sprintf(
 			"insert into %s after a select on the same table without on conflict: read-decide-write loses the race to a concurrent redelivery; let a unique constraint decide (insert ... on conflict do nothing)",
 			table), analysis.RelatedInformation{Pos: sel.Arg.Pos(), Message: "select on " + table + " decides whether to insert"})
 		return
 	}
-	emit.Report(pass, seen, Rule.ID, q.Arg.Pos(), fmt.Sprintf(
+	rep.Report(q.Arg.Pos(), fmt.Sprintf(
 		"insert into %s without on conflict: uniqueness of the key is decided by the application; let a unique constraint decide (insert ... on conflict do nothing)",
 		table))
 }

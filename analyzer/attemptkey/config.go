@@ -72,8 +72,12 @@ func anyMatch(ps []Pattern, pkg, name string) bool {
 	return false
 }
 
-func (c Config) isSource(cal callee) bool  { return cal.fn != nil && anyMatch(c.Sources, cal.pkg, cal.name) }
-func (c Config) isBarrier(cal callee) bool { return cal.fn != nil && anyMatch(c.Barriers, cal.pkg, cal.name) }
+func (c Config) isSource(cal callee) bool {
+	return cal.fn != nil && anyMatch(c.Sources, cal.pkg, cal.name)
+}
+func (c Config) isBarrier(cal callee) bool {
+	return cal.fn != nil && anyMatch(c.Barriers, cal.pkg, cal.name)
+}
 func (c Config) isSinkCall(cal callee) bool {
 	return cal.fn != nil && anyMatch(c.Sinks, cal.pkg, cal.name)
 }

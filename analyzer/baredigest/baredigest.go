@@ -3,7 +3,6 @@ package baredigest
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"regexp"
 	"strings"
@@ -35,7 +34,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	seen := map[token.Pos]bool{}
+	rep := emit.New(pass, Rule.ID)
 	for _, f := range keyflow.Funcs(pass, ins) {
 		info := f.Info()
 		for _, sink := range f.Sinks {
@@ -65,7 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			for _, d := range digests {
 				fn := keyflow.Callee(info, d)
-				emit.Report(pass, seen, Rule.ID, d.Pos(), fmt.Sprintf(
+				rep.Report(d.Pos(), fmt.Sprintf(
 					"idempotency key (%s) is a bare %s digest with no secret: anyone who reproduces the hash can enumerate valid keys; use HMAC-SHA256 with a secret key",
 					sink.What, digestName(fn)))
 			}

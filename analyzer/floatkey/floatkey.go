@@ -3,7 +3,6 @@ package floatkey
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"strings"
 
@@ -34,7 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	seen := map[token.Pos]bool{}
+	rep := emit.New(pass, Rule.ID)
 	for _, f := range keyflow.Funcs(pass, ins) {
 		info := f.Info()
 		for _, sink := range f.Sinks {
@@ -43,11 +42,11 @@ func run(pass *analysis.Pass) (any, error) {
 					if isFloatToInt(info, call) {
 						return false // rounded to integer cents before the key
 					}
-					reportFloatStructs(pass, seen, info, call, sink)
+					reportFloatStructs(rep, info, call, sink)
 				}
 				t := info.TypeOf(e)
 				if keyflow.IsFloat(t) {
-					emit.Report(pass, seen, Rule.ID, e.Pos(), fmt.Sprintf(
+					rep.Report(e.Pos(), fmt.Sprintf(
 						"%s value %s reaches the idempotency key (%s): float digits differ between attempts; use integer cents",
 						t, render(e), sink.What))
 					return false
@@ -67,7 +66,7 @@ func isFloatToInt(info *types.Info, call *ast.CallExpr) bool {
 
 // reportFloatStructs reports a struct or map with float fields serialized
 // whole into the key (json.Marshal(keyInput) with Amount float64).
-func reportFloatStructs(pass *analysis.Pass, seen map[token.Pos]bool, info *types.Info, call *ast.CallExpr, sink keyflow.Sink) {
+func reportFloatStructs(rep *emit.Reporter, info *types.Info, call *ast.CallExpr, sink keyflow.Sink) {
 	args, via, ok := keyflow.Serializer(info, call)
 	if !ok {
 		return
@@ -77,7 +76,7 @@ func reportFloatStructs(pass *analysis.Pass, seen map[token.Pos]bool, info *type
 			continue // its elements are walked one by one
 		}
 		if field := floatField(info.TypeOf(a), 0); field != "" {
-			emit.Report(pass, seen, Rule.ID, a.Pos(), fmt.Sprintf(
+			rep.Report(a.Pos(), fmt.Sprintf(
 				"%s serializes float field %s into the idempotency key (%s): float digits differ between attempts; use integer cents",
 				via, field, sink.What))
 		}

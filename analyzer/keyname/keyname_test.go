@@ -46,11 +46,11 @@ func TestIdentity(t *testing.T) {
 
 func TestJSONTagName(t *testing.T) {
 	cases := map[string]string{
-		`json:"message_id,omitempty"`:           "message_id",
-		`db:"x" json:"idempotency_key"`:         "idempotency_key",
-		`yaml:"a"`:                              "",
-		``:                                      "",
-		`json:"-"`:                              "-",
+		`json:"message_id,omitempty"`:   "message_id",
+		`db:"x" json:"idempotency_key"`: "idempotency_key",
+		`yaml:"a"`:                      "",
+		``:                              "",
+		`json:"-"`:                      "-",
 	}
 	for tag, want := range cases {
 		if got := JSONTagName(tag); got != want {

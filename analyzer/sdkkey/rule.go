@@ -4,8 +4,10 @@ import "github.com/idemcheck/idemcheck/analyzer/ruledoc"
 
 // Rule documents IDEM002.
 var Rule = ruledoc.Rule{
-	ID:    "IDEM002",
-	Title: "the SDK draws the idempotency key for you",
+	HelpURI:  "https://github.com/idemcheck/idemcheck#idem002",
+	Analyzer: "sdkkey",
+	ID:       "IDEM002",
+	Title:    "the SDK draws the idempotency key for you",
 	Why: `A stripe-go write call (create, update, confirm, capture, cancel, refund...)
 is made with params that never get an idempotency key, neither in the
 function nor from its caller. stripe-go then generates one per call from
@@ -13,6 +15,8 @@ time.Now and a random number. That protects the SDK's own network retries,
 but when the queue redelivers the message your handler makes a new call with
 a new key, and Stripe charges again. Set the key from the frozen intent
 (derived from, or stored in, the intent row) on every write.`,
+	Fix: `Set params.IdempotencyKey (or SetIdempotencyKey) on every write, from the
+frozen intent: derived from the intent row or stored in it and read back.`,
 	Bad: `params := &stripe.PaymentIntentParams{Amount: stripe.Int64(cents), Currency: stripe.String("brl")}
 pi, err := paymentintent.New(params)`,
 	Good: `params := &stripe.PaymentIntentParams{Amount: stripe.Int64(cents), Currency: stripe.String("brl")}

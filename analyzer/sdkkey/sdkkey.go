@@ -88,9 +88,9 @@ func run(pass *analysis.Pass) (any, error) {
 	if !emit.Enabled(Rule.ID) {
 		return nil, nil
 	}
-	seen := map[token.Pos]bool{}
+	rep := emit.New(pass, Rule.ID)
 	for _, fi := range funcs {
-		c := &checker{pass: pass, decl: fi.decl, local: local, seen: seen}
+		c := &checker{pass: pass, decl: fi.decl, local: local, rep: rep}
 		c.check(true)
 	}
 	return nil, nil
@@ -100,7 +100,7 @@ type checker struct {
 	pass  *analysis.Pass
 	decl  *ast.FuncDecl
 	local map[*types.Func]*UnkeyedParams
-	seen  map[token.Pos]bool
+	rep   *emit.Reporter
 }
 
 // check walks the function's write calls; it reports when report is set
@@ -146,7 +146,7 @@ func (c *checker) report(call *ast.CallExpr, arg ast.Expr, fn *types.Func, via s
 	if name != via {
 		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery charges again; set params.IdempotencyKey from the frozen intent", via, name)
 	}
-	emit.Report(c.pass, c.seen, Rule.ID, call.Pos(), msg)
+	c.rep.Report(call.Pos(), msg)
 }
 
 // writeParams returns the argument indexes of call that are stripe params

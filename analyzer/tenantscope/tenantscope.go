@@ -2,7 +2,6 @@ package tenantscope
 
 import (
 	"fmt"
-	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -32,7 +31,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	seen := map[token.Pos]bool{}
+	rep := emit.New(pass, Rule.ID)
 	for _, f := range sqlquery.Funcs(pass, ins) {
 		for _, q := range f.Queries {
 			for _, stmt := range sqlquery.Statements(q.SQL) {
@@ -51,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 					if keyCol == "" || scoped {
 						continue
 					}
-					emit.Report(pass, seen, Rule.ID, q.Arg.Pos(), fmt.Sprintf(
+					rep.Report(q.Arg.Pos(), fmt.Sprintf(
 						"%s on %s filters by %s without a tenant column: keys are unique only per tenant, so this can match another tenant's record; add tenant_id to the where clause and the primary key",
 						l.Kind, l.Table, keyCol))
 				}

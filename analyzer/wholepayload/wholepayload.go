@@ -34,7 +34,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	seen := map[token.Pos]bool{}
+	rep := emit.New(pass, Rule.ID)
 	for _, f := range keyflow.Funcs(pass, ins) {
 		for _, sink := range f.Sinks {
 			f.Walk(sink.Value, func(e ast.Expr) bool {
@@ -48,7 +48,7 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 				for _, a := range args {
 					if what := wholeValue(f, a, 0); what != "" {
-						emit.Report(pass, seen, Rule.ID, a.Pos(), fmt.Sprintf(
+						rep.Report(a.Pos(), fmt.Sprintf(
 							"%s serializes the whole %s into the idempotency key (%s): a new field changes every key; use an explicit field list",
 							via, what, sink.What))
 					}

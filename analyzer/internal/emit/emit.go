@@ -1,5 +1,6 @@
-// Package emit reports diagnostics for idemcheck's rules, honouring the
-// configuration's disabled rules.
+// Package emit reports the diagnostics of idemcheck's companion rules
+// (IDEM002-IDEM007): it honours //idemcheck:ignore directives and the
+// configuration's disabled rules, and reports each position once.
 package emit
 
 import (
@@ -8,16 +9,32 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
 )
 
 // Enabled reports whether rule id should run.
 func Enabled(id string) bool { return !config.Active().Disabled(id) }
 
-// Report reports a finding of rule id at pos, once per position.
-func Report(pass *analysis.Pass, seen map[token.Pos]bool, id string, pos token.Pos, msg string, related ...analysis.RelatedInformation) {
-	if seen[pos] {
+// Reporter reports one rule's findings in one package.
+type Reporter struct {
+	rep  *directive.Reporter
+	seen map[token.Pos]bool
+}
+
+// New parses the package's directives for rule id and reports directives
+// for it that give no reason.
+func New(pass *analysis.Pass, id string) *Reporter {
+	r := &Reporter{rep: directive.NewReporter(pass, id), seen: map[token.Pos]bool{}}
+	r.rep.ReportMalformed(false)
+	return r
+}
+
+// Report reports a finding at pos unless a directive suppresses it or the
+// position was already reported.
+func (r *Reporter) Report(pos token.Pos, msg string, related ...analysis.RelatedInformation) {
+	if r.seen[pos] {
 		return
 	}
-	seen[pos] = true
-	pass.Report(analysis.Diagnostic{Pos: pos, Category: id, Message: msg, Related: related})
+	r.seen[pos] = true
+	r.rep.Report(analysis.Diagnostic{Pos: pos, Message: msg, Related: related})
 }

@@ -16,7 +16,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -24,6 +23,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
 
 // Sink is a place where a value becomes an idempotency key.
@@ -692,12 +692,11 @@ func typeutilCallee(info *types.Info, call *ast.CallExpr) *types.Func {
 
 // ---- names and types ----
 
-var defaultKeyName = regexp.MustCompile(`(?i)(idem(potency|potent)?_?-?(key|token|id)|idempotency|dedup(e|lication)?_?-?(key|token|id)|chave_?-?(de_?-?)?idempot|^(client_?token|client_?request_?token|caller_?reference|message_?deduplication_?id)$)`)
-
 // IsKeyName reports whether a variable, field, parameter, function or map
-// key name says it holds an idempotency key.
+// key name says it holds an idempotency key: the pattern IDEM001 uses
+// (keyname.Key) or the configuration's key_name.
 func IsKeyName(name string) bool {
-	return defaultKeyName.MatchString(name) || config.Active().MatchKeyName(name)
+	return keyname.Key.Match(name) || config.Active().MatchKeyName(name)
 }
 
 // isKeyField is IsKeyName for struct fields (stripe's IdempotencyKey and the
@@ -705,13 +704,7 @@ func IsKeyName(name string) bool {
 func isKeyField(name string) bool { return IsKeyName(name) }
 
 // IsKeyHeader reports whether an HTTP header name carries an idempotency key.
-func IsKeyHeader(name string) bool {
-	switch strings.ToLower(name) {
-	case "idempotency-key", "x-idempotency-key", "idempotency-token", "x-idempotency-token", "idempotencykey":
-		return true
-	}
-	return false
-}
+func IsKeyHeader(name string) bool { return keyname.Header.Match(name) }
 
 // keyType reports whether a value of type t can be a key: strings, bytes,
 // their pointers, and named string/array types such as uuid.UUID.

@@ -93,3 +93,8 @@ func comment(ctx context.Context, pool *pgxpool.Pool, key string) {
 	pool.Exec(ctx, `-- never insert into idempotency_keys without a constraint
 		INSERT INTO orders (key) VALUES ($1)`, key)
 }
+
+func suppressed(ctx context.Context, pool *pgxpool.Pool, key string) {
+	//idemcheck:ignore IDEM006 the table is append-only audit, duplicates are fine
+	pool.Exec(ctx, "INSERT INTO processed_events (key) VALUES ($1)", key)
+}

@@ -99,3 +99,10 @@ func secretPrefixed(o Order) string {
 	idemKey := hex.EncodeToString(sum[:])
 	return idemKey
 }
+
+func suppressed(o Order) string {
+	//idemcheck:ignore IDEM005 the provider requires a sha1 of the order id
+	sum := sha1.Sum([]byte(o.ID))
+	idemKey := hex.EncodeToString(sum[:])
+	return idemKey
+}

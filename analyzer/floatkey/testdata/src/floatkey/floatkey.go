@@ -133,3 +133,20 @@ func viaHelperClean(o Order, req *http.Request) {
 	sendCharge(req, fmt.Sprintf("%s/%d", o.ID, o.TotalCents))
 	fmt.Println(o.Total)
 }
+
+func suppressed(o Order) string {
+	//idemcheck:ignore IDEM003 amounts are whole reais, exact in a float64
+	idemKey := fmt.Sprintf("%s:%.0f", o.ID, o.Total)
+	return idemKey
+}
+
+func suppressedOtherRule(o Order) string {
+	idemKey := fmt.Sprintf("%s:%.0f", o.ID, o.Total) //idemcheck:ignore IDEM001 wrong rule // want `float64 value o.Total reaches`
+	return idemKey
+}
+
+func noReason(o Order) string {
+	//idemcheck:ignore IDEM003 // want `idemcheck:ignore directive needs a reason`
+	idemKey := fmt.Sprintf("%s:%.0f", o.ID, o.Total) // want `float64 value o.Total reaches`
+	return idemKey
+}

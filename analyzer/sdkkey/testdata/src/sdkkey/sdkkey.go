@@ -121,3 +121,8 @@ func paramKeyedHere(p *stripe.RefundParams, in Intent) {
 	p.SetIdempotencyKey(in.Key)
 	payments.Refund(p)
 }
+
+func suppressed(id string) {
+	//idemcheck:ignore IDEM002 cancel is naturally idempotent at Stripe
+	paymentintent.Cancel(id, nil)
+}

@@ -60,3 +60,8 @@ func noWhere(ctx context.Context, pool *pgxpool.Pool) {
 func insertOnly(ctx context.Context, pool *pgxpool.Pool, tenant, key string) {
 	pool.Exec(ctx, "INSERT INTO idempotency_keys (tenant_id, idempotency_key) VALUES ($1, $2) ON CONFLICT DO NOTHING", tenant, key)
 }
+
+func suppressed(ctx context.Context, pool *pgxpool.Pool, key string) {
+	//idemcheck:ignore IDEM007 single-tenant deployment
+	pool.QueryRow(ctx, "SELECT status FROM idempotency_keys WHERE idempotency_key = $1", key)
+}

@@ -3,5 +3,5 @@ package xid
 
 type ID [12]byte
 
-func New() ID                 { return ID{} }
-func (id ID) String() string  { return string(id[:]) }
+func New() ID                { return ID{} }
+func (id ID) String() string { return string(id[:]) }

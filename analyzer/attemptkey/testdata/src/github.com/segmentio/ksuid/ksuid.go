@@ -3,5 +3,5 @@ package ksuid
 
 type KSUID [20]byte
 
-func New() KSUID                 { return KSUID{} }
-func (k KSUID) String() string   { return string(k[:]) }
+func New() KSUID               { return KSUID{} }
+func (k KSUID) String() string { return string(k[:]) }

@@ -5,7 +5,7 @@ import "io"
 
 type ULID [16]byte
 
-func Make() ULID                                  { return ULID{} }
-func MustNew(ms uint64, entropy io.Reader) ULID   { return ULID{} }
-func Now() uint64                                 { return 0 }
-func (u ULID) String() string                     { return string(u[:]) }
+func Make() ULID                                { return ULID{} }
+func MustNew(ms uint64, entropy io.Reader) ULID { return ULID{} }
+func Now() uint64                               { return 0 }
+func (u ULID) String() string                   { return string(u[:]) }
