@@ -37,9 +37,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
 
 // FileName is the name looked up from the working directory upwards.
@@ -175,17 +176,7 @@ func (c *Config) Disabled(id string) bool {
 // built-in one, the pattern sees the normalized name: lower case, letters
 // and digits only, so "opref" matches opRef, op_ref and Op-Ref.
 func (c *Config) MatchKeyName(name string) bool {
-	return c != nil && c.keyName != nil && c.keyName.MatchString(normalize(name))
-}
-
-func normalize(name string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return c != nil && c.keyName != nil && c.keyName.MatchString(keyname.Normalize(name))
 }
 
 // MatchTable reports whether table matches one of the configured extra
