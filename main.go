@@ -5,6 +5,10 @@ package main
 import (
 	"os"
 
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/idemcheck/idemcheck/analyzer/driver"
+	"github.com/idemcheck/idemcheck/analyzer/suite"
 	"github.com/idemcheck/idemcheck/cmd"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 )
@@ -13,5 +17,10 @@ import (
 var version = ""
 
 func main() {
+	// `go vet -vettool=$(command -v idemcheck)` (and `idemcheck lint`,
+	// which drives go vet) call back with the unitchecker protocol.
+	if driver.IsVetToolInvocation(os.Args[1:]) {
+		unitchecker.Main(suite.Analyzers()...) // does not return
+	}
 	os.Exit(cmd.Execute(version, iostreams.System()))
 }

@@ -1,0 +1,230 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/idemcheck/idemcheck/analyzer/driver"
+	"github.com/idemcheck/idemcheck/analyzer/suite"
+	"github.com/idemcheck/idemcheck/internal/iostreams"
+)
+
+// TestMain lets the test binary serve as go vet's -vettool, so lint is
+// tested end to end through the real go vet protocol.
+func TestMain(m *testing.M) {
+	if driver.IsVetToolInvocation(os.Args[1:]) {
+		unitchecker.Main(suite.Analyzers()...)
+	}
+	os.Exit(m.Run())
+}
+
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/m\n\ngo 1.22\n"
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const payGo = `package pay
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
+
+func Charge(req *http.Request, orderID string) {
+	req.Header.Set("Idempotency-Key", fmt.Sprintf("%s-%d", orderID, time.Now().Unix()))
+}
+
+func Stable(req *http.Request, orderID string) {
+	req.Header.Set("Idempotency-Key", "order:"+orderID)
+}
+`
+
+const payTestGo = `package pay
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"testing"
+)
+
+func TestCharge(t *testing.T) {
+	b := make([]byte, 8)
+	rand.Read(b)
+	req, _ := http.NewRequest("POST", "/", nil)
+	req.Header.Set("Idempotency-Key", hex.EncodeToString(b))
+}
+`
+
+func tool(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+func runLint(t *testing.T, opts *LintOptions) (string, string, error) {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	opts.IO = ios
+	opts.Tool = tool(t)
+	if opts.Format == "" {
+		opts.Format = "text"
+	}
+	err := lintRun(opts)
+	return out.String(), errOut.String(), err
+}
+
+func TestLintFindingsText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir := writeModule(t, map[string]string{"pay/pay.go": payGo, "pay/pay_test.go": payTestGo})
+	out, _, err := runLint(t, &LintOptions{Dir: dir})
+	if exitCode(err) != ExitFinding {
+		t.Fatalf("exit = %d (%v), want 1\n%s", exitCode(err), err, out)
+	}
+	for _, want := range []string{
+		"pay/pay.go\n",
+		"10:16 IDEM001 idempotency key built from time.Now (clock reading, differs per attempt) at pay/pay.go:10",
+		"time.Now: clock reading, differs per attempt",
+		"1 finding in 1 file",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "pay_test.go") {
+		t.Errorf("test file reported without --tests:\n%s", out)
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Errorf("styled output on a non-terminal:\n%q", out)
+	}
+}
+
+func TestLintJSONWithTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir := writeModule(t, map[string]string{"pay/pay.go": payGo, "pay/pay_test.go": payTestGo})
+	out, _, err := runLint(t, &LintOptions{Dir: dir, Format: "json", Tests: true})
+	if exitCode(err) != ExitFinding {
+		t.Fatalf("exit = %d (%v), want 1", exitCode(err), err)
+	}
+	var doc struct {
+		Findings []struct {
+			Rule, File, Message string
+			Line, Column        int
+			Related             []struct {
+				File, Message string
+				Line, Column  int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	if len(doc.Findings) != 2 {
+		t.Fatalf("got %d findings, want 2:\n%s", len(doc.Findings), out)
+	}
+	f := doc.Findings[0]
+	if f.Rule != "IDEM001" || f.File != "pay/pay.go" || f.Line != 10 || f.Column != 16 || len(f.Related) == 0 || f.Related[0].File != "pay/pay.go" {
+		t.Errorf("first finding = %+v", f)
+	}
+	if g := doc.Findings[1]; g.File != "pay/pay_test.go" || !strings.Contains(g.Message, "rand.Read") {
+		t.Errorf("second finding = %+v", g)
+	}
+}
+
+func TestLintClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir := writeModule(t, map[string]string{"ok/ok.go": "package ok\n\nimport \"net/http\"\n\nfunc F(r *http.Request, id string) { r.Header.Set(\"Idempotency-Key\", \"k:\"+id) }\n"})
+	out, _, err := runLint(t, &LintOptions{Dir: dir, Format: "json"})
+	if err != nil {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.TrimSpace(out) != "{\n  \"findings\": []\n}" {
+		t.Errorf("out = %q", out)
+	}
+}
+
+func TestLintTypeErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir := writeModule(t, map[string]string{"bad/bad.go": "package bad\n\nfunc F() int { return \"x\" }\n"})
+	out, errOut, err := runLint(t, &LintOptions{Dir: dir})
+	if exitCode(err) != ExitUsage {
+		t.Fatalf("exit = %d (%v), want 2", exitCode(err), err)
+	}
+	if !strings.Contains(errOut, "bad/bad.go:3") || !strings.Contains(err.Error(), "type-check") {
+		t.Errorf("stderr = %q, err = %v", errOut, err)
+	}
+	if out != "" {
+		t.Errorf("stdout = %q, want nothing", out)
+	}
+}
+
+func TestLintExplainAndUsage(t *testing.T) {
+	out, _, err := runLint(t, &LintOptions{Explain: "idem001"})
+	if err != nil || !strings.HasPrefix(out, "IDEM001: per-attempt value in an idempotency key") || !strings.Contains(out, "Good") {
+		t.Errorf("explain: err=%v out=%q", err, out)
+	}
+	_, _, err = runLint(t, &LintOptions{Explain: "IDEM999"})
+	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "unknown rule") {
+		t.Errorf("unknown rule: %v", err)
+	}
+	_, _, err = runLint(t, &LintOptions{Format: "xml"})
+	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--format") {
+		t.Errorf("bad format: %v", err)
+	}
+}
+
+func TestNewCmdLintFlags(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var got *LintOptions
+	c := NewCmdLint(ios, func(o *LintOptions) error { got = o; return nil })
+	c.SetArgs([]string{"--format", "json", "--tests", "--tags", "integration", "./a/...", "./b"})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.Format != "json" || !got.Tests || got.Tags != "integration" || strings.Join(got.Patterns, " ") != "./a/... ./b" {
+		t.Errorf("options = %+v", got)
+	}
+}
+
+func TestLintTags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	tagged := "//go:build integration\n\npackage pay\n\nimport (\n\t\"net/http\"\n\t\"time\"\n)\n\nfunc Tagged(r *http.Request) { r.Header.Set(\"Idempotency-Key\", time.Now().String()) }\n"
+	dir := writeModule(t, map[string]string{"pay/pay.go": payGo, "pay/tagged.go": tagged})
+	out, _, _ := runLint(t, &LintOptions{Dir: dir, Format: "json"})
+	if strings.Contains(out, "tagged.go") {
+		t.Errorf("tagged file analyzed without --tags:\n%s", out)
+	}
+	out, _, err := runLint(t, &LintOptions{Dir: dir, Format: "json", Tags: "integration"})
+	if exitCode(err) != ExitFinding || !strings.Contains(out, "pay/tagged.go") {
+		t.Errorf("--tags integration: exit %d, out:\n%s", exitCode(err), out)
+	}
+}
