@@ -42,7 +42,7 @@ func run(pass *analysis.Pass) (any, error) {
 					if isFloatToInt(info, call) {
 						return false // rounded to integer cents before the key
 					}
-					reportFloatStructs(rep, info, call, sink)
+					reportFloatStructs(rep, f, call, sink)
 				}
 				t := info.TypeOf(e)
 				if keyflow.IsFloat(t) {
@@ -64,9 +64,10 @@ func isFloatToInt(info *types.Info, call *ast.CallExpr) bool {
 	return ok && tv.IsType() && keyflow.IsInteger(tv.Type) && len(call.Args) == 1
 }
 
-// reportFloatStructs reports a struct or map with float fields serialized
-// whole into the key (json.Marshal(keyInput) with Amount float64).
-func reportFloatStructs(rep *emit.Reporter, info *types.Info, call *ast.CallExpr, sink keyflow.Sink) {
+// reportFloatStructs reports a key struct or map with float fields
+// serialized into the key (json.Marshal(keyInput) with Amount float64).
+func reportFloatStructs(rep *emit.Reporter, f *keyflow.Func, call *ast.CallExpr, sink keyflow.Sink) {
+	info := f.Info()
 	args, via, ok := keyflow.Serializer(info, call)
 	if !ok {
 		return
@@ -74,6 +75,9 @@ func reportFloatStructs(rep *emit.Reporter, info *types.Info, call *ast.CallExpr
 	for _, a := range args {
 		if _, lit := ast.Unparen(a).(*ast.CompositeLit); lit {
 			continue // its elements are walked one by one
+		}
+		if emit.Enabled("IDEM004") && keyflow.WholePayload(f, a) != "" {
+			continue // IDEM004 reports the whole payload; one finding is enough
 		}
 		if field := floatField(info.TypeOf(a), 0); field != "" {
 			rep.Report(a.Pos(), fmt.Sprintf(

@@ -150,3 +150,10 @@ func noReason(o Order) string {
 	idemKey := fmt.Sprintf("%s:%.0f", o.ID, o.Total) // want `float64 value o.Total reaches`
 	return idemKey
 }
+
+// A whole Order (with its float Total) in the key is IDEM004's finding.
+func wholeOrder(o Order) string {
+	b, _ := json.Marshal(o)
+	idemKey := string(b)
+	return idemKey
+}
