@@ -1,6 +1,10 @@
 package suite
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
@@ -61,5 +65,18 @@ disable: [IDEM001, IDEM005]
 	}
 	if !ak.Barriers[0].Name.MatchString("LoadIntent") || ak.Barriers[0].Name.MatchString("XLoad") {
 		t.Error("barrier pattern")
+	}
+}
+
+func TestREADMEListsEveryRule(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules() {
+		row := fmt.Sprintf("%s | `%s` |", r.ID, r.Analyzer)
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README's rule table lacks %q", row)
+		}
 	}
 }
