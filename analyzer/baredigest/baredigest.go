@@ -3,6 +3,7 @@ package baredigest
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"regexp"
 	"strings"
@@ -35,42 +36,89 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	rep := emit.New(pass, Rule.ID)
-	for _, f := range keyflow.Funcs(pass, ins) {
-		info := f.Info()
+	pkg := keyflow.Load(pass, ins)
+	// Helpers that return a bare digest (or a keyed MAC) count as one at
+	// their call sites: key := hashFields(order.ID, order.Phone).
+	helpers := pkg.Summarize(func(f *keyflow.Func, known map[*types.Func]string) string {
+		var s slice
+		for _, r := range f.Results() {
+			s.scan(f, r, known)
+		}
+		switch {
+		case s.keyed:
+			return keyedSummary
+		case len(s.digests) > 0:
+			return s.digests[0].name
+		}
+		return ""
+	})
+	for _, f := range pkg.WithSinks() {
 		for _, sink := range f.Sinks {
-			var digests []*ast.CallExpr
-			keyed := false
-			f.Walk(sink.Value, func(e ast.Expr) bool {
-				switch x := e.(type) {
-				case *ast.CallExpr:
-					fn := keyflow.Callee(info, x)
-					if fn == nil || fn.Pkg() == nil {
-						return true
-					}
-					if isKeyedMAC(fn) {
-						keyed = true
-					} else if digestName(fn) != "" {
-						digests = append(digests, x)
-					}
-				case *ast.Ident:
-					keyed = keyed || secretName.MatchString(x.Name)
-				case *ast.SelectorExpr:
-					keyed = keyed || secretName.MatchString(x.Sel.Name)
-				}
-				return true
-			})
-			if keyed {
+			var s slice
+			s.scan(f, sink.Value, helpers)
+			if s.keyed {
 				continue
 			}
-			for _, d := range digests {
-				fn := keyflow.Callee(info, d)
-				rep.Report(d.Pos(), fmt.Sprintf(
-					"idempotency key (%s) is a bare %s digest with no secret: anyone who reproduces the hash can enumerate valid keys; use HMAC-SHA256 with a secret key",
-					sink.What, digestName(fn)))
+			for _, d := range s.digests {
+				rep.Report(d.pos, fmt.Sprintf(
+					"idempotency key (%s) is a bare %s with no secret: anyone who reproduces the hash can enumerate valid keys; use HMAC-SHA256 with a secret key",
+					sink.What, d))
 			}
 		}
 	}
 	return nil, nil
+}
+
+const keyedSummary = "\x00keyed"
+
+type digest struct {
+	pos  token.Pos
+	name string // "sha256"
+	via  string // the helper that computes it, if not computed here
+}
+
+func (d digest) String() string {
+	if d.via != "" {
+		return d.name + " digest (computed in " + d.via + ")"
+	}
+	return d.name + " digest"
+}
+
+// slice is what the backward slice of a key (or a helper's result) holds:
+// unkeyed digests, and whether any secret or keyed MAC takes part.
+type slice struct {
+	digests []digest
+	keyed   bool
+}
+
+func (s *slice) scan(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string) {
+	info := f.Info()
+	f.Walk(root, func(e ast.Expr) bool {
+		switch x := e.(type) {
+		case *ast.CallExpr:
+			fn := keyflow.Callee(info, x)
+			if fn == nil || fn.Pkg() == nil {
+				return true
+			}
+			switch h := helpers[fn]; {
+			case h == keyedSummary:
+				s.keyed = true
+			case h != "":
+				s.digests = append(s.digests, digest{x.Pos(), h, fn.Name()})
+			case isKeyedMAC(fn):
+				s.keyed = true
+			default:
+				if name := digestName(fn); name != "" {
+					s.digests = append(s.digests, digest{pos: x.Pos(), name: name})
+				}
+			}
+		case *ast.Ident:
+			s.keyed = s.keyed || secretName.MatchString(x.Name)
+		case *ast.SelectorExpr:
+			s.keyed = s.keyed || secretName.MatchString(x.Sel.Name)
+		}
+		return true
+	})
 }
 
 // secretName marks identifiers that hold key material: a digest over them

@@ -3,6 +3,7 @@ package floatkey
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -34,28 +35,58 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	rep := emit.New(pass, Rule.ID)
-	for _, f := range keyflow.Funcs(pass, ins) {
-		info := f.Info()
+	pkg := keyflow.Load(pass, ins)
+	// Helpers whose result carries a float they read themselves (not one
+	// passed in: that is reported at the caller's argument) count as a
+	// float at their call sites: key := id + amountPart(order).
+	helpers := pkg.Summarize(func(f *keyflow.Func, known map[*types.Func]string) string {
+		first := ""
+		for _, r := range f.Results() {
+			findFloats(f, r, known, func(_ token.Pos, e ast.Expr, what string) {
+				if id, ok := e.(*ast.Ident); ok && f.ParamIndex(id) >= 0 {
+					return
+				}
+				if first == "" {
+					first = what
+				}
+			})
+		}
+		return first
+	})
+	for _, f := range pkg.WithSinks() {
 		for _, sink := range f.Sinks {
-			f.Walk(sink.Value, func(e ast.Expr) bool {
-				if call, ok := e.(*ast.CallExpr); ok {
-					if isFloatToInt(info, call) {
-						return false // rounded to integer cents before the key
-					}
-					reportFloatStructs(rep, f, call, sink)
-				}
-				t := info.TypeOf(e)
-				if keyflow.IsFloat(t) {
-					rep.Report(e.Pos(), fmt.Sprintf(
-						"%s value %s reaches the idempotency key (%s): float digits differ between attempts; use integer cents",
-						t, render(e), sink.What))
-					return false
-				}
-				return true
+			findFloats(f, sink.Value, helpers, func(pos token.Pos, _ ast.Expr, what string) {
+				rep.Report(pos, fmt.Sprintf(
+					"%s reaches the idempotency key (%s): float digits differ between attempts; use integer cents",
+					what, sink.What))
 			})
 		}
 	}
 	return nil, nil
+}
+
+// findFloats walks back from root and calls found for each place a float
+// enters: a float-typed value, a struct with float fields serialized
+// whole, or a call to a helper known to return float-derived text.
+func findFloats(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string, found func(pos token.Pos, e ast.Expr, what string)) {
+	info := f.Info()
+	f.Walk(root, func(e ast.Expr) bool {
+		if call, ok := e.(*ast.CallExpr); ok {
+			if isFloatToInt(info, call) {
+				return false // rounded to integer cents before the key
+			}
+			if fn := keyflow.Callee(info, call); fn != nil && helpers[fn] != "" {
+				found(call.Pos(), call, helpers[fn]+" (through "+fn.Name()+")")
+			}
+			floatStructs(f, call, found)
+		}
+		t := info.TypeOf(e)
+		if keyflow.IsFloat(t) {
+			found(e.Pos(), e, fmt.Sprintf("%s value %s", t, render(e)))
+			return false
+		}
+		return true
+	})
 }
 
 // isFloatToInt reports int64(x) conversions of a float.
@@ -64,9 +95,9 @@ func isFloatToInt(info *types.Info, call *ast.CallExpr) bool {
 	return ok && tv.IsType() && keyflow.IsInteger(tv.Type) && len(call.Args) == 1
 }
 
-// reportFloatStructs reports a key struct or map with float fields
-// serialized into the key (json.Marshal(keyInput) with Amount float64).
-func reportFloatStructs(rep *emit.Reporter, f *keyflow.Func, call *ast.CallExpr, sink keyflow.Sink) {
+// floatStructs finds a key struct or map with float fields serialized
+// into the key (json.Marshal(keyInput) with Amount float64).
+func floatStructs(f *keyflow.Func, call *ast.CallExpr, found func(token.Pos, ast.Expr, string)) {
 	info := f.Info()
 	args, via, ok := keyflow.Serializer(info, call)
 	if !ok {
@@ -80,9 +111,7 @@ func reportFloatStructs(rep *emit.Reporter, f *keyflow.Func, call *ast.CallExpr,
 			continue // IDEM004 reports the whole payload; one finding is enough
 		}
 		if field := floatField(info.TypeOf(a), 0); field != "" {
-			rep.Report(a.Pos(), fmt.Sprintf(
-				"%s serializes float field %s into the idempotency key (%s): float digits differ between attempts; use integer cents",
-				via, field, sink.What))
+			found(a.Pos(), a, fmt.Sprintf("float field %s, serialized by %s,", field, via))
 		}
 	}
 }

@@ -36,6 +36,7 @@ type Sink struct {
 // Func is one top-level function with the local data flow of its body.
 type Func struct {
 	Decl  *ast.FuncDecl
+	Obj   *types.Func // nil for methods of unnamed types
 	Sinks []Sink
 
 	info    *types.Info
@@ -50,33 +51,110 @@ type fieldRef struct {
 	path string
 }
 
-// Funcs returns every function declaration of the package that builds at
-// least one key, in source order. A parameter that reaches a key inside a
-// function of the package makes the matching argument of every call to
-// that function a key too (computed to a fixed point, so helpers of
-// helpers count).
-func Funcs(pass *analysis.Pass, ins *inspector.Inspector) []*Func {
-	var all []*Func
-	byObj := map[*types.Func]*Func{}
+// Package is the local data flow of every function declaration of a
+// package.
+type Package struct {
+	All   []*Func // in source order
+	ByObj map[*types.Func]*Func
+}
+
+// Load builds the data flow of every function of the package. A parameter
+// that reaches a key inside a function of the package makes the matching
+// argument of every call to that function a key too (computed to a fixed
+// point, so helpers of helpers count).
+func Load(pass *analysis.Pass, ins *inspector.Inspector) *Package {
+	p := &Package{ByObj: map[*types.Func]*Func{}}
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
 		decl := cur.Node().(*ast.FuncDecl)
 		if decl.Body == nil {
 			continue
 		}
 		f := build(pass.TypesInfo, decl)
-		all = append(all, f)
+		p.All = append(p.All, f)
 		if fn, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func); ok {
-			byObj[fn] = f
+			f.Obj = fn
+			p.ByObj[fn] = f
 		}
 	}
-	propagateParamSinks(all, byObj)
+	propagateParamSinks(p.All, p.ByObj)
+	return p
+}
+
+// WithSinks returns the functions that build at least one key.
+func (p *Package) WithSinks() []*Func {
 	var out []*Func
-	for _, f := range all {
+	for _, f := range p.All {
 		if len(f.Sinks) > 0 {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// Funcs returns the functions of the package that build at least one key,
+// in source order.
+func Funcs(pass *analysis.Pass, ins *inspector.Inspector) []*Func {
+	return Load(pass, ins).WithSinks()
+}
+
+// Summarize computes a per-function summary of helpers, to a fixed point:
+// summarize looks at a function (typically at the backward slice of its
+// Results) knowing the summaries found so far, and returns "" for none.
+// Functions named like a key are skipped: their results are sinks, checked
+// where they are built, so a summary would report the same problem twice.
+func (p *Package) Summarize(summarize func(f *Func, known map[*types.Func]string) string) map[*types.Func]string {
+	known := map[*types.Func]string{}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.All {
+			if f.Obj == nil || known[f.Obj] != "" || IsKeyName(f.Decl.Name.Name) {
+				continue
+			}
+			if s := summarize(f, known); s != "" {
+				known[f.Obj] = s
+				changed = true
+			}
+		}
+	}
+	return known
+}
+
+// Results returns the expressions the function returns (not those of its
+// closures).
+func (f *Func) Results() []ast.Expr {
+	var out []ast.Expr
+	ast.Inspect(f.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			out = append(out, n.Results...)
+		}
+		return true
+	})
+	return out
+}
+
+// ParamIndex returns the index of the parameter id names, or -1.
+func (f *Func) ParamIndex(id *ast.Ident) int {
+	obj := f.info.ObjectOf(id)
+	if obj == nil {
+		return -1
+	}
+	i := 0
+	for _, fld := range f.Decl.Type.Params.List {
+		if len(fld.Names) == 0 {
+			i++
+			continue
+		}
+		for _, n := range fld.Names {
+			if f.info.Defs[n] == obj {
+				return i
+			}
+			i++
+		}
+	}
+	return -1
 }
 
 // propagateParamSinks adds call arguments as sinks when the callee's

@@ -8,7 +8,7 @@ import (
 )
 
 // explicitName marks struct types made for the key itself.
-var explicitName = regexp.MustCompile(`(?i)(key|fields|canonical|idem|dedup|chave|campos)`)
+var explicitName = regexp.MustCompile(`(?i)(key|fields|canon|idem|dedup|chave|campos|fingerprint|material)`)
 
 // WholePayload describes e when it is a whole struct or map ("struct
 // Order", "map[string]any") rather than an explicit field list: a literal
@@ -106,6 +106,9 @@ func describe(t types.Type) string {
 		}
 		if explicitName.MatchString(n.Obj().Name()) || u.NumFields() == 0 {
 			return ""
+		}
+		if obj := n.Obj(); obj.Pkg() != nil && obj.Parent() != obj.Pkg().Scope() {
+			return "" // declared inside a function, next to the key it builds
 		}
 		return "struct " + n.Obj().Name()
 	case *types.Map:

@@ -106,3 +106,35 @@ func suppressed(o Order) string {
 	idemKey := hex.EncodeToString(sum[:])
 	return idemKey
 }
+
+// hashFields is a bare digest helper: its callers' keys are bare digests.
+func hashFields(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// signFields is a keyed helper.
+func signFields(parts ...string) string {
+	mac := hmac.New(sha256.New, hmacSecret)
+	for _, p := range parts {
+		mac.Write([]byte(p))
+	}
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+func viaDigestHelper(o Order, req *http.Request) {
+	key := hashFields(o.ID, o.Phone) // want `is a bare sha256 digest \(computed in hashFields\)`
+	req.Header.Set("Idempotency-Key", key)
+}
+
+func viaKeyedHelper(o Order, req *http.Request) {
+	key := signFields(o.ID, o.Phone)
+	req.Header.Set("Idempotency-Key", key)
+}
+
+func checksumHelper(body []byte, w http.ResponseWriter) {
+	w.Header().Set("ETag", hashFields(string(body)))
+}

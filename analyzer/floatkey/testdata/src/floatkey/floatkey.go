@@ -51,7 +51,7 @@ type keyInput struct {
 }
 
 func dedupKey(in keyInput) string {
-	b, _ := json.Marshal(in) // want `json.Marshal serializes float field Amount into the idempotency key`
+	b, _ := json.Marshal(in) // want `float field Amount, serialized by json.Marshal, reaches the idempotency key`
 	mac := hmac.New(sha256.New, secret)
 	mac.Write(b)
 	return hex.EncodeToString(mac.Sum(nil))
@@ -156,4 +156,33 @@ func wholeOrder(o Order) string {
 	b, _ := json.Marshal(o)
 	idemKey := string(b)
 	return idemKey
+}
+
+// amountPart reads the float itself: its callers' keys carry a float.
+func amountPart(o Order) string {
+	return strconv.FormatFloat(o.Total, 'f', 2, 64)
+}
+
+// centsPart is clean.
+func centsPart(o Order) string {
+	return strconv.FormatInt(o.TotalCents, 10)
+}
+
+// formatAmount formats a float given by the caller: reported at the
+// caller's argument, not at the call.
+func formatAmount(a float64) string {
+	return strconv.FormatFloat(a, 'f', 2, 64)
+}
+
+func viaFloatHelper(o Order, req *http.Request) {
+	req.Header.Set("Idempotency-Key", o.ID+amountPart(o)) // want `float64 value o.Total \(through amountPart\) reaches`
+}
+
+func viaCleanHelper(o Order, req *http.Request) {
+	req.Header.Set("Idempotency-Key", o.ID+centsPart(o))
+	req.Header.Set("X-Amount", amountPart(o))
+}
+
+func viaParamHelper(o Order, req *http.Request) {
+	req.Header.Set("Idempotency-Key", o.ID+formatAmount(o.Total)) // want `float64 value o.Total reaches`
 }

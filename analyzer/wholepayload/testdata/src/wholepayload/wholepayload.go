@@ -137,3 +137,42 @@ func suppressed(o Order) string {
 	idemKey := sign(b)
 	return idemKey
 }
+
+// canonical serializes whatever it is given: the caller's argument decides.
+func canonical(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// orderBytes reads the whole order itself.
+func orderBytes(o Order) []byte {
+	b, _ := json.Marshal(o)
+	return b
+}
+
+func viaParamHelper(o Order, req *http.Request) {
+	req.Header.Set("Idempotency-Key", sign(canonical(o))) // want `json.Marshal \(in canonical\) serializes the whole struct Order`
+}
+
+func viaParamHelperExplicit(o Order, req *http.Request) {
+	req.Header.Set("Idempotency-Key", sign(canonical(map[string]any{"order_id": o.ID, "cents": o.Cents})))
+}
+
+func viaPayloadHelper(o Order, req *http.Request) {
+	req.Header.Set("Idempotency-Key", sign(orderBytes(o))) // want `json.Marshal \(in orderBytes\) serializes the whole struct Order`
+}
+
+func helperNotKey(o Order, w http.ResponseWriter) {
+	w.Write(orderBytes(o))
+}
+
+func localKeyType(o Order) string {
+	type intentV1 struct {
+		OrderID string `json:"order_id"`
+		Cents   int64  `json:"cents"`
+	}
+	in := intentV1{o.ID, o.Cents}
+	b, _ := json.Marshal(in)
+	idemKey := sign(b)
+	return idemKey
+}
