@@ -145,6 +145,11 @@ func (c *checker) check(report bool) *UnkeyedParams {
 
 func (c *checker) report(call *ast.CallExpr, arg ast.Expr, fn *types.Func, via string) {
 	name := shortName(fn)
+	if sig := fn.Type().(*types.Signature); sig.Recv() != nil && name == via {
+		// sc.V1PaymentIntents.Create reads better than the service type.
+		name = types.ExprString(call.Fun)
+		via = name
+	}
 	msg := fmt.Sprintf("%s is called without an idempotency key: stripe-go then draws a random key per call, so a redelivery charges again; set params.IdempotencyKey from the frozen intent", name)
 	if name != via {
 		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery charges again; set params.IdempotencyKey from the frozen intent", via, name)

@@ -34,13 +34,13 @@ func nilParams(id string) {
 
 func newClient(ctx context.Context, sc *stripe.Client, cents int64) {
 	params := &stripe.PaymentIntentCreateParams{Amount: stripe.Int64(cents)}
-	sc.V1PaymentIntents.Create(ctx, params) // want `PaymentIntentService.Create is called without an idempotency key`
+	sc.V1PaymentIntents.Create(ctx, params) // want `sc.V1PaymentIntents.Create is called without an idempotency key`
 }
 
 func oldClient(api *client.API) {
 	var params stripe.PaymentIntentParams
 	params.Amount = stripe.Int64(100)
-	api.PaymentIntents.New(&params) // want `Client.New is called without an idempotency key`
+	api.PaymentIntents.New(&params) // want `api.PaymentIntents.New is called without an idempotency key`
 }
 
 // confirm leaves the key to its caller.
