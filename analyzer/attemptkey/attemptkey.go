@@ -172,6 +172,7 @@ type paramSink struct {
 }
 
 type finding struct {
+	fn   *ssa.Function
 	pos  token.Pos
 	o    *origin
 	desc string
@@ -190,6 +191,7 @@ type engine struct {
 	returns map[*ssa.Function][]*ssa.Return
 	binding map[*ssa.FreeVar]ssa.Value
 
+	cur     *ssa.Function // the function being visited
 	mem     map[ssa.Value][]entry
 	clean   map[key]bool
 	changed bool
@@ -535,6 +537,7 @@ func (e *engine) solve() {
 	for round := 0; round < 40; round++ {
 		e.changed = false
 		for _, f := range e.funcs {
+			e.cur = f
 			for _, b := range f.Blocks {
 				for _, instr := range b.Instrs {
 					e.visit(f, instr)
@@ -578,11 +581,11 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 		e.copyInto(e.valKey(in.Chan).sub("[]"), e.valKey(in.X))
 	case *ssa.FieldAddr:
 		if name, tag := fieldOf(in.X.Type(), in.Field); name != "" {
-			e.identitySource(e.addrKey(in), in.Pos(), "field "+name, name, tag)
+			e.fieldSource(e.addrKey(in), in.Pos(), in.X.Type(), name, tag)
 		}
 	case *ssa.Field:
 		if name, tag := fieldOf(in.X.Type(), in.Field); name != "" {
-			e.identitySource(e.valKey(in), in.Pos(), "field "+name, name, tag)
+			e.fieldSource(e.valKey(in), in.Pos(), in.X.Type(), name, tag)
 		}
 	case *ssa.Lookup:
 		if s, ok := constString(in.Index); ok {
@@ -603,6 +606,16 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 	case *ssa.Defer:
 		e.visitCall(f, in.Common(), nil, in.Pos())
 	}
+}
+
+// fieldSource taints a field read when the field denotes per-attempt
+// identity or is configured as a source.
+func (e *engine) fieldSource(k key, pos token.Pos, structType types.Type, name, tag string) {
+	if e.cfg.isSourceField(structPkg(structType), name) && pos.IsValid() && !e.isClean(k) {
+		e.add(k, &label{origin: e.sourceAt(pos, "field "+name, kindConfigured)})
+		return
+	}
+	e.identitySource(k, pos, "field "+name, messageIDName(structType, name), tag)
 }
 
 // identitySource taints k when name (or its JSON tag) denotes per-attempt
@@ -666,7 +679,7 @@ func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, po
 	}
 	if kind, out, ok := sourceCall(cal); ok || e.cfg.isSource(cal) {
 		if !ok {
-			kind, out = kindRandom, -1
+			kind, out = kindConfigured, -1
 		}
 		o := &label{origin: e.sourceAt(pos, cal.display(), kind)}
 		if out < 0 && val != nil {
@@ -683,6 +696,19 @@ func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, po
 			}
 		}
 		return
+	}
+	if val != nil && !setterKeyName(cal.name) && cal.sig != nil && hasDataResult(cal.sig) {
+		// Accessors of per-attempt identity: middleware.GetReqID(ctx),
+		// span.SpanContext().TraceID(), retry.AttemptFromContext(ctx).
+		if k := identityKind(trimAccessor(cal.name)); k != "" {
+			o := &label{origin: e.sourceAt(pos, cal.display(), k)}
+			n := c.Signature().Results().Len()
+			for i := 0; i < n; i++ {
+				if carriesData(c.Signature().Results().At(i).Type()) {
+					e.add(resultKey(val, i, n), o)
+				}
+			}
+		}
 	}
 	if val != nil && cal.recv != "" && isHeaderGetter(cal.name) && len(c.Args) >= 1 {
 		if s, ok := constString(c.Args[len(c.Args)-1]); ok {
@@ -807,7 +833,7 @@ func (e *engine) sinkThroughCall(s paramSink, k key, pos token.Pos, callee strin
 	}
 	for _, l := range e.labels(k) {
 		if l.origin != nil {
-			e.record(pos, l.origin, desc, s.weak, nil, []step{{pos, "passed to " + callee + ", where it reaches " + s.desc + " at " + s.posn}})
+			e.record(e.cur, pos, l.origin, desc, s.weak, nil, []step{{pos, "passed to " + callee + ", where it reaches " + s.desc + " at " + s.posn}})
 		} else {
 			e.addParamSink(l.fn, paramSink{param: l.param, path: l.path, desc: desc, posn: s.posn, pos: s.pos, weak: s.weak})
 		}
@@ -972,7 +998,7 @@ func (e *engine) addParamSink(f *ssa.Function, s paramSink) {
 
 // record notes a per-attempt origin reaching a sink at pos. The first
 // origin found for a position is kept.
-func (e *engine) record(pos token.Pos, o *origin, desc string, weak bool, obj types.Object, hops []step) {
+func (e *engine) record(fn *ssa.Function, pos token.Pos, o *origin, desc string, weak bool, obj types.Object, hops []step) {
 	if !pos.IsValid() {
 		return
 	}
@@ -982,7 +1008,7 @@ func (e *engine) record(pos token.Pos, o *origin, desc string, weak bool, obj ty
 		}
 		return
 	}
-	f := &finding{pos: pos, o: o, desc: desc, weak: weak, obj: obj, hops: hops}
+	f := &finding{fn: fn, pos: pos, o: o, desc: desc, weak: weak, obj: obj, hops: hops}
 	e.findingAt[pos] = f
 	e.findings = append(e.findings, f)
 }
@@ -995,7 +1021,7 @@ func (e *engine) checkSinks() {
 		}
 		for _, l := range e.labels(k) {
 			if l.origin != nil {
-				e.record(s.pos, l.origin, s.desc, s.weak, s.obj, nil)
+				e.record(s.fn, s.pos, l.origin, s.desc, s.weak, s.obj, nil)
 			} else {
 				e.addParamSink(l.fn, paramSink{param: l.param, path: l.path, desc: s.desc, posn: e.posn(s.pos), pos: s.pos, weak: s.weak})
 			}
@@ -1096,11 +1122,12 @@ func isPersistCall(cal callee) bool {
 	n := cal.name
 	switch n {
 	case "Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext", "NamedExec", "NamedExecContext",
-		"NamedQuery", "NamedQueryContext", "Queue", "CopyFrom", "SendBatch", "MustExec", "MustExecContext", "QueryRowx", "Queryx":
+		"NamedQuery", "NamedQueryContext", "Queue", "CopyFrom", "SendBatch", "MustExec", "MustExecContext", "QueryRowx", "Queryx",
+		"SetNX", "SetNx", "HSetNX", "SAdd", "PutItem", "TransactWriteItems":
 		return true
 	}
 	lower := strings.ToLower(n)
-	for _, p := range []string{"insert", "save", "persist", "store", "upsert", "record", "createintent", "putintent", "writeintent"} {
+	for _, p := range []string{"insert", "save", "persist", "store", "upsert", "record", "createintent", "putintent", "writeintent", "mark"} {
 		if strings.HasPrefix(lower, p) {
 			return true
 		}
@@ -1136,16 +1163,44 @@ func (e *engine) markPersisted() {
 func (e *engine) diagnostics() []analysis.Diagnostic {
 	e.markPersisted()
 	sort.SliceStable(e.findings, func(i, j int) bool { return e.findings[i].pos < e.findings[j].pos })
-	var out []analysis.Diagnostic
+	// One origin reaching several sinks in a function is one mistake:
+	// report it at the provider-facing (strong) sinks if it reaches any,
+	// else at the last name-based sink.
+	type group struct {
+		fn *ssa.Function
+		o  *origin
+	}
+	// A variable is reported once, where it is first tainted.
+	var candidates []*finding
 	for _, f := range e.findings {
-		if f.weak && e.persisted[f.o.root] {
-			continue
-		}
 		if f.obj != nil {
 			if e.reportedOb[f.obj] {
 				continue
 			}
 			e.reportedOb[f.obj] = true
+		}
+		candidates = append(candidates, f)
+	}
+	strong := map[group]bool{}
+	lastWeak := map[group]*finding{}
+	for _, f := range candidates {
+		g := group{f.fn, f.o.root}
+		if !f.weak {
+			strong[g] = true
+		} else if !e.persisted[f.o.root] {
+			lastWeak[g] = f
+		}
+	}
+	var out []analysis.Diagnostic
+	for _, f := range candidates {
+		g := group{f.fn, f.o.root}
+		if f.weak && (e.persisted[f.o.root] || strong[g] || lastWeak[g] != f) {
+			continue
+		}
+		if f.weak && f.o.kind == kindIdentity && strings.Contains(keyname.Normalize(f.desc), "dedup") {
+			// Deduplicating inbound deliveries by their message id is
+			// what a message id is for; a key sent to a provider is not.
+			continue
 		}
 		o := f.o
 		msg := fmt.Sprintf("idempotency key built from %s (%s) at %s; a redelivery computes a different key: %s", o.source, o.kind, o.posn, remedy)

@@ -10,5 +10,5 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), attemptkey.Analyzer,
-		"sources", "sinks", "traps", "closures", "outparams", "llm", "transport", "crosspkg", "directives")
+		"sources", "sinks", "traps", "closures", "outparams", "llm", "transport", "crosspkg", "directives", "handlers", "misc")
 }

@@ -12,11 +12,12 @@ import (
 
 // Source kinds, as they appear in messages.
 const (
-	kindRandom   = "random per attempt"
-	kindClock    = "clock reading, differs per attempt"
-	kindIdentity = "transport identity, new per delivery"
-	kindAttempt  = "attempt counter, changes per retry"
-	kindModel    = "model output, differs per call"
+	kindRandom     = "random per attempt"
+	kindClock      = "clock reading, differs per attempt"
+	kindIdentity   = "transport identity, new per delivery"
+	kindAttempt    = "attempt counter, changes per retry"
+	kindModel      = "model output, differs per call"
+	kindConfigured = "configured as per-attempt"
 )
 
 // llmPackages are path prefixes of LLM client libraries whose responses are
@@ -181,6 +182,10 @@ func sourceCall(c callee) (kind string, out int, ok bool) {
 	case hasPathPrefix(p, "github.com/stripe/stripe-go") && n == "NewIdempotencyKey":
 		return kindRandom, -1, true
 	}
+	if n == "Now" && c.sig != nil && c.sig.Results().Len() == 1 && isTimeType(c.sig.Results().At(0).Type()) {
+		// An injected clock: clock.Now(), clockwork.Clock.Now().
+		return kindClock, -1, true
+	}
 	if isLLMCall(c) {
 		return kindModel, -1, true
 	}
@@ -324,4 +329,35 @@ func setterKeyName(name string) bool {
 		}
 	}
 	return false
+}
+
+// trimAccessor strips accessor decoration from a function name:
+// GetReqID → ReqID, RequestIDFromContext → RequestID.
+func trimAccessor(name string) string {
+	n := keyname.Normalize(name)
+	n = strings.TrimPrefix(n, "get")
+	for _, suffix := range []string{"fromcontext", "fromctx", "fromrequest", "fromheaders", "fromheader", "fromincomingcontext"} {
+		n = strings.TrimSuffix(n, suffix)
+	}
+	return n
+}
+
+// messageIDName treats the ID field of a message or delivery type
+// (WAMessage.ID, pubsub.Message.ID) as a message id.
+func messageIDName(t types.Type, field string) string {
+	if field != "ID" && field != "Id" {
+		return field
+	}
+	tn := keyname.Normalize(typeName(t))
+	for _, suffix := range []string{"message", "msg", "delivery"} {
+		if strings.HasSuffix(tn, suffix) {
+			return "MessageID"
+		}
+	}
+	return field
+}
+
+func isTimeType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
 }

@@ -67,7 +67,7 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		}
 	case *ssa.MapUpdate:
 		s, ok := constString(in.Key)
-		if !ok {
+		if !ok || !nameLike(s) {
 			return
 		}
 		header := keyname.Header.Match(s)
@@ -129,7 +129,7 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 	// h.Set("Idempotency-Key", k), option.WithHeader("Idempotency-Key", k).
 	for i, a := range args {
 		s, ok := constString(a)
-		if !ok || i+1 >= len(args) {
+		if !ok || i+1 >= len(args) || !nameLike(s) {
 			continue
 		}
 		header := keyname.Header.Match(s)
@@ -158,3 +158,17 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
+
+// nameLike reports constants that look like a header, field or key name
+// rather than text (a SQL statement mentioning idem_key is not a key name).
+func nameLike(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '-' || r == '_' || r == '.' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}

@@ -76,3 +76,19 @@ func inboundDedupNamed(ctx context.Context, conn *pgx.Conn, m WhatsAppMessage) e
 	_, err := conn.Exec(ctx, `insert into inbound_messages (wamid) values ($1) on conflict do nothing`, dedupKey)
 	return err
 }
+
+type store interface {
+	AlreadyProcessed(ctx context.Context, key string) bool
+}
+
+// Inbound deduplication by message id through a store: silent.
+func inboundDedupStore(ctx context.Context, s store, m WhatsAppMessage) bool {
+	dedupKey := "wa:" + m.ID
+	return s.AlreadyProcessed(ctx, dedupKey)
+}
+
+// An idempotency key for the provider built from the message id: reported.
+func providerKeyFromMessageID(ctx context.Context, charge func(context.Context, string) error, m WhatsAppMessage) error {
+	idempotencyKey := "wa:" + m.ID // want `built from field ID`
+	return charge(ctx, idempotencyKey)
+}
