@@ -7,6 +7,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -48,7 +49,13 @@ Exit codes: 0 ok, 1 finding or violation, 2 usage or environment error.`,
 // Execute runs idemcheck with the process arguments and returns the exit
 // code. Errors are printed as one line, never as a stack trace.
 func Execute(version string, ios *iostreams.IOStreams) int {
+	return ExecuteArgs(version, ios, os.Args[1:])
+}
+
+// ExecuteArgs runs idemcheck with args; tests call it directly.
+func ExecuteArgs(version string, ios *iostreams.IOStreams, args []string) int {
 	root := NewRootCmd(version, ios)
+	root.SetArgs(args)
 	err := root.Execute()
 	if err != nil {
 		var ee *ExitError

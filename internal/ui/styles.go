@@ -11,15 +11,15 @@ import (
 
 // Styles are the lipgloss styles used by all human output.
 type Styles struct {
-	Title   lipgloss.Style // section headings
-	Header  lipgloss.Style // table headers
-	Pass    lipgloss.Style // ✓, PASS, same
-	Fail    lipgloss.Style // ✗, FAIL, different, findings
-	Warn    lipgloss.Style // warnings that do not fail
-	Muted   lipgloss.Style // secondary detail: paths, hints
-	Code    lipgloss.Style // code, keys and canonical JSON
-	Bold    lipgloss.Style
-	Border  lipgloss.Style // table borders
+	Title    lipgloss.Style // section headings
+	Header   lipgloss.Style // table headers
+	Pass     lipgloss.Style // ✓, PASS, same
+	Fail     lipgloss.Style // ✗, FAIL, different, findings
+	Warn     lipgloss.Style // warnings that do not fail
+	Muted    lipgloss.Style // secondary detail: paths, hints
+	Code     lipgloss.Style // code, keys and canonical JSON
+	Bold     lipgloss.Style
+	Border   lipgloss.Style // table borders
 	PassMark string
 	FailMark string
 }

@@ -1,0 +1,67 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/iostreams"
+)
+
+func runRoot(t *testing.T, version string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	code = ExecuteArgs(version, ios, args)
+	return code, out.String(), errOut.String()
+}
+
+func TestVersionFromLdflags(t *testing.T) {
+	code, out, _ := runRoot(t, "v1.2.3", "--version")
+	if code != ExitOK || !strings.Contains(out, "v1.2.3") {
+		t.Fatalf("--version: code %d, out %q", code, out)
+	}
+}
+
+func TestVersionFallsBackToBuildInfo(t *testing.T) {
+	if got := resolveVersion(""); got == "" {
+		t.Fatal("resolveVersion(\"\") is empty; want the module version or (devel)")
+	}
+}
+
+func TestUnknownFlagIsUsageError(t *testing.T) {
+	code, _, errOut := runRoot(t, "v0", "--no-such-flag")
+	if code != ExitUsage {
+		t.Fatalf("unknown flag: exit %d, want %d", code, ExitUsage)
+	}
+	if strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "no-such-flag") {
+		t.Fatalf("want one line naming the flag, got %q", errOut)
+	}
+}
+
+func TestCompletionIsAvailable(t *testing.T) {
+	code, out, _ := runRoot(t, "v0", "completion", "bash")
+	if code != ExitOK || !strings.Contains(out, "idemcheck") {
+		t.Fatalf("completion bash: exit %d, %d bytes", code, len(out))
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	cases := []struct {
+		err  error
+		want int
+	}{
+		{nil, ExitOK},
+		{ErrFindings, ExitFinding},
+		{FindingErrorf("key mismatch"), ExitFinding},
+		{UsageErrorf("bad flag"), ExitUsage},
+		{errString("database unreachable"), ExitUsage},
+	}
+	for _, c := range cases {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("exitCode(%v) = %d, want %d", c.err, got, c.want)
+		}
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
