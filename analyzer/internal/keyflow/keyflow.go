@@ -16,6 +16,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -328,7 +329,7 @@ func (f *Func) def(lhs, rhs ast.Expr) {
 func (f *Func) assignSink(lhs, rhs ast.Expr, tok token.Token) {
 	switch l := ast.Unparen(lhs).(type) {
 	case *ast.SelectorExpr:
-		if isKeyField(l.Sel.Name) && keyType(f.info.TypeOf(l)) {
+		if (isKeyField(l.Sel.Name) || f.keyOfRecord(l.X, l.Sel.Name)) && keyType(f.info.TypeOf(l)) {
 			f.addSink(rhs, rhs.Pos(), "field "+l.Sel.Name)
 		} else if c := config.Active(); c != nil {
 			if v, ok := f.info.Uses[l.Sel].(*types.Var); ok && v.IsField() && matchSinkField(c, v) {
@@ -371,7 +372,7 @@ func (f *Func) literalSinks(lit *ast.CompositeLit) {
 		}
 		switch u := t.Underlying().(type) {
 		case *types.Struct:
-			if id, ok := kv.Key.(*ast.Ident); ok && isKeyField(id.Name) && keyType(f.info.TypeOf(kv.Value)) {
+			if id, ok := kv.Key.(*ast.Ident); ok && (isKeyField(id.Name) || recordType(t) && isPlainKeyField(id.Name)) && keyType(f.info.TypeOf(kv.Value)) {
 				f.addSink(kv.Value, kv.Value.Pos(), "field "+id.Name)
 			}
 		case *types.Map:
@@ -413,15 +414,17 @@ func (f *Func) call(call *ast.CallExpr) {
 	if fn == nil {
 		return
 	}
-	// Key setters and header writers.
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		switch {
-		case fn.Name() == "SetIdempotencyKey" && len(call.Args) == 1:
-			f.addSink(call.Args[0], call.Pos(), "SetIdempotencyKey")
-		case (fn.Name() == "Set" || fn.Name() == "Add") && len(call.Args) == 2 && isHTTPHeader(f.info.TypeOf(sel.X)):
-			if name, ok := constString(f.info, call.Args[0]); ok && IsKeyHeader(name) {
-				f.addSink(call.Args[1], call.Pos(), name+" header")
-			}
+	// stripe-go's params.SetIdempotencyKey(key).
+	if fn.Name() == "SetIdempotencyKey" && len(call.Args) == 1 {
+		f.addSink(call.Args[0], call.Pos(), "SetIdempotencyKey")
+	}
+	// Any call that passes an Idempotency-Key header name followed by a
+	// value sets that header: http.Header.Set/Add, resty's SetHeader,
+	// openai-go's option.WithHeader.
+	for i := 0; i+1 < len(call.Args); i++ {
+		if name, ok := constString(f.info, call.Args[i]); ok && IsKeyHeader(name) {
+			f.addSink(call.Args[i+1], call.Pos(), name+" header")
+			break
 		}
 	}
 	// Configured sink functions take the key as any argument.
@@ -775,6 +778,33 @@ func typeutilCallee(info *types.Info, call *ast.CallExpr) *types.Func {
 // (keyname.Key) or the configuration's key_name.
 func IsKeyName(name string) bool {
 	return keyname.Key.Match(name) || config.Active().MatchKeyName(name)
+}
+
+// keyOfRecord reports x.Key where x is an idempotency record (a struct
+// type named like IdempotencyRecord, PaymentIntent or DedupEntry).
+func (f *Func) keyOfRecord(x ast.Expr, field string) bool {
+	return isPlainKeyField(field) && recordType(f.info.TypeOf(x))
+}
+
+func isPlainKeyField(name string) bool { return name == "Key" || name == "Token" }
+
+var recordName = regexp.MustCompile(`(?i)(idempot|intent|dedup|intencao)`)
+
+// recordType reports struct types whose name says they hold idempotency
+// keys, so their plain Key field is one.
+func recordType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok {
+		return false
+	}
+	_, isStruct := n.Underlying().(*types.Struct)
+	return isStruct && recordName.MatchString(n.Obj().Name())
 }
 
 // isKeyField is IsKeyName for struct fields (stripe's IdempotencyKey and the

@@ -138,3 +138,29 @@ func viaKeyedHelper(o Order, req *http.Request) {
 func checksumHelper(body []byte, w http.ResponseWriter) {
 	w.Header().Set("ETag", hashFields(string(body)))
 }
+
+type PaymentIntent struct {
+	Key    string
+	Status string
+}
+
+func recordKey(o Order) PaymentIntent {
+	sum := sha256.Sum256([]byte(o.ID)) // want `idempotency key \(field Key\) is a bare sha256 digest`
+	return PaymentIntent{Key: hex.EncodeToString(sum[:]), Status: "pending"}
+}
+
+type CacheEntry struct{ Key string }
+
+func cacheEntry(body []byte) CacheEntry {
+	sum := sha256.Sum256(body)
+	return CacheEntry{Key: hex.EncodeToString(sum[:])}
+}
+
+type client struct{}
+
+func (client) SetHeader(name, value string) {}
+
+func restyStyle(c client, o Order) {
+	sum := md5.Sum([]byte(o.ID)) // want `idempotency key \(Idempotency-Key header\) is a bare md5 digest`
+	c.SetHeader("Idempotency-Key", hex.EncodeToString(sum[:]))
+}
