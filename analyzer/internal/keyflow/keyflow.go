@@ -548,6 +548,13 @@ func (f *Func) selPath(e *ast.SelectorExpr) (types.Object, string) {
 	}
 }
 
+// maxPathDepth bounds field paths (v.a.b.c…) the walk follows.
+const maxPathDepth = 4
+
+// maxSteps bounds the expressions one walk visits, so a pathological
+// function costs time proportional to this, not to its size squared.
+const maxSteps = 20000
+
 // Visitor is called for every expression on the backward slice of a sink.
 // Returning false stops the walk below e.
 type Visitor func(e ast.Expr) bool
@@ -566,7 +573,7 @@ type walker struct {
 }
 
 func (w *walker) walk(e ast.Expr) {
-	if e == nil || w.seen[e] {
+	if e == nil || w.seen[e] || len(w.seen) > maxSteps {
 		return
 	}
 	w.seen[e] = true
@@ -625,6 +632,9 @@ func (w *walker) walk(e ast.Expr) {
 
 // object walks what was assigned to obj (or to obj.path) and written into it.
 func (w *walker) object(obj types.Object, path string) {
+	if strings.Count(path, ".") >= maxPathDepth {
+		return // v = v.next chains would grow the path forever
+	}
 	ref := fieldRef{obj, path}
 	if w.seenObj[ref] {
 		return

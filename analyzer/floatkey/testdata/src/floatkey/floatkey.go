@@ -186,3 +186,19 @@ func viaCleanHelper(o Order, req *http.Request) {
 func viaParamHelper(o Order, req *http.Request) {
 	req.Header.Set("Idempotency-Key", o.ID+formatAmount(o.Total)) // want `float64 value o.Total reaches`
 }
+
+type node struct {
+	Next  *node
+	Label string
+	Value float64
+}
+
+// A linked-list walk must not grow field paths forever.
+func linked(n *node) string {
+	cur := &node{Next: n}
+	for cur.Next != nil {
+		cur = cur.Next
+	}
+	idemKey := cur.Label + cur.Next.Label
+	return idemKey
+}
