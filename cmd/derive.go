@@ -1,23 +1,385 @@
 package cmd
 
 import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
 	"github.com/spf13/cobra"
 
+	"github.com/idemcheck/idemcheck/derive"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/internal/ui"
 )
+
+// secretEnv is the environment variable holding the HMAC secret.
+const secretEnv = "IDEMPOTENCY_HMAC_KEY"
 
 // DeriveOptions are the parsed flags of `idemcheck derive`.
 type DeriveOptions struct {
 	IO *iostreams.IOStreams
+	// Getenv reads the environment; tests replace it.
+	Getenv func(string) string
+
+	Tenant      string
+	TenantSet   bool
+	Action      string
+	PayloadPath string // FILE or "-" for stdin
+	Sets        []string
+	Format      string // text or json
+	Explain     bool
+	Verify      string
+	Batch       bool
+	Workers     int
+	SchemaPath  string
+	PrintSchema bool
+	HMACKeyFile string
 }
 
-// NewCmdDerive is a placeholder until issue 2 lands.
+// NewCmdDerive builds `idemcheck derive`.
 func NewCmdDerive(ios *iostreams.IOStreams, runF func(*DeriveOptions) error) *cobra.Command {
-	return &cobra.Command{
+	opts := &DeriveOptions{IO: ios, Getenv: os.Getenv}
+	cmd := &cobra.Command{
 		Use:   "derive",
 		Short: "Derive, explain and verify idempotency keys exactly as the reference function does",
-		RunE: func(*cobra.Command, []string) error {
-			return UsageErrorf("derive is not implemented yet")
+		Long: `Derive the idempotency key of one intent, explain it, verify a key, or derive
+keys for a JSONL stream, byte-identical to the reference Python function:
+HMAC-SHA256 over a canonical JSON of the schema's fields, each normalized by
+its rule.
+
+The secret comes from $IDEMPOTENCY_HMAC_KEY or --hmac-key-file; it is never a
+flag value and never printed.
+
+Exit codes: 0 ok, 1 derivation failed or key mismatch (or a failed batch
+line), 2 usage or environment error.`,
+		Example: `  export IDEMPOTENCY_HMAC_KEY=...
+  idemcheck derive --tenant acme --action pix.cobranca --payload intent.json
+  idemcheck derive --tenant acme --action email.cobranca \
+      --set cliente_id=42 --set referencia_intencao=NF-1 --set template=LEMBRETE --explain
+  idemcheck derive --tenant acme --action pix.cobranca --payload - --verify 8e8c62f6…
+  idemcheck derive --batch < intents.jsonl > keys.jsonl
+  idemcheck derive --print-schema > schema.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.TenantSet = c.Flags().Changed("tenant")
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return deriveRun(opts)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Tenant, "tenant", "", "tenant of the intent (may be empty, but must be given)")
+	f.StringVar(&opts.Action, "action", "", "action of the intent, e.g. pix.cobranca")
+	f.StringVar(&opts.PayloadPath, "payload", "", "JSON object payload: a `FILE`, or - for stdin")
+	f.StringArrayVar(&opts.Sets, "set", nil, "payload field as `field=value` (a string; repeatable)")
+	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	f.BoolVar(&opts.Explain, "explain", false, "show each field raw and normalized, the canonical JSON and ignored fields")
+	f.StringVar(&opts.Verify, "verify", "", "compare the derived key with `HEX`: exit 0 when equal, 1 when not")
+	f.BoolVar(&opts.Batch, "batch", false, "read JSONL intents on stdin, write one JSON line per input line")
+	f.IntVar(&opts.Workers, "workers", 0, "batch worker goroutines (default: number of CPUs)")
+	f.StringVar(&opts.SchemaPath, "schema", "", "YAML schema `FILE` instead of the default (version 1)")
+	f.BoolVar(&opts.PrintSchema, "print-schema", false, "print the schema in use as YAML and exit")
+	f.StringVar(&opts.HMACKeyFile, "hmac-key-file", "", "read the HMAC secret from `PATH` (one trailing newline trimmed)")
+	_ = f.MarkHidden("workers")
+	return cmd
+}
+
+// validate checks flag combinations before any input is read.
+func (o *DeriveOptions) validate() error {
+	if o.Format != "text" && o.Format != "json" {
+		return UsageErrorf("--format must be text or json, not %q", o.Format)
+	}
+	if o.Verify != "" {
+		v := strings.ToLower(strings.TrimSpace(o.Verify))
+		if len(v) != 64 || !isHex(v) {
+			return UsageErrorf("--verify wants a 64-digit hex key")
+		}
+		o.Verify = v
+	}
+	if o.PrintSchema {
+		return nil
+	}
+	if o.Batch {
+		conflicts := []struct {
+			flag string
+			set  bool
+		}{
+			{"--tenant", o.TenantSet}, {"--action", o.Action != ""}, {"--payload", o.PayloadPath != ""},
+			{"--set", len(o.Sets) > 0}, {"--verify", o.Verify != ""}, {"--explain", o.Explain},
+		}
+		for _, c := range conflicts {
+			if c.set {
+				return UsageErrorf("%s cannot be used with --batch (each line carries its own intent)", c.flag)
+			}
+		}
+		return nil
+	}
+	if !o.TenantSet {
+		return UsageErrorf("--tenant is required (or use --batch)")
+	}
+	if o.Action == "" {
+		return UsageErrorf("--action is required (or use --batch)")
+	}
+	if o.PayloadPath != "" && len(o.Sets) > 0 {
+		return UsageErrorf("use either --payload or --set, not both")
+	}
+	if o.PayloadPath == "" && len(o.Sets) == 0 {
+		return UsageErrorf("give the payload with --payload FILE|- or --set field=value")
+	}
+	return nil
+}
+
+func isHex(s string) bool {
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
+
+func deriveRun(opts *DeriveOptions) error {
+	schema := derive.DefaultSchema()
+	if opts.SchemaPath != "" {
+		s, err := derive.LoadSchemaFile(opts.SchemaPath)
+		if err != nil {
+			return UsageErrorf("%v", err)
+		}
+		schema = s
+	}
+	if opts.PrintSchema {
+		_, err := opts.IO.Out.Write(schema.YAML())
+		return err
+	}
+	secret, err := readSecret(opts)
+	if err != nil {
+		return err
+	}
+	if opts.Batch {
+		return deriveBatch(opts, schema, secret)
+	}
+	payload, err := readPayload(opts)
+	if err != nil {
+		return err
+	}
+	res, err := schema.Derive(secret, derive.Intent{Tenant: opts.Tenant, Action: opts.Action, Payload: payload})
+	if err != nil {
+		return FindingErrorf("derive: %v", err)
+	}
+	match := opts.Verify == "" || subtle.ConstantTimeCompare([]byte(res.Key), []byte(opts.Verify)) == 1
+	if opts.Format == "json" {
+		err = writeDeriveJSON(opts, res, match)
+	} else {
+		err = writeDeriveText(opts, res, match)
+	}
+	if err != nil {
+		return err
+	}
+	if !match {
+		return ErrFindings
+	}
+	return nil
+}
+
+// readSecret takes the secret from --hmac-key-file, else the environment.
+// Error messages name where the secret was looked for, never its content.
+func readSecret(opts *DeriveOptions) ([]byte, error) {
+	if opts.HMACKeyFile != "" {
+		data, err := os.ReadFile(opts.HMACKeyFile)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				return nil, UsageErrorf("--hmac-key-file: cannot read %s: %v", pe.Path, pe.Err)
+			}
+			return nil, UsageErrorf("--hmac-key-file: cannot read the secret file")
+		}
+		// One trailing newline, as editors and `echo` add: "\n" or "\r\n".
+		if !bytes.HasSuffix(data, []byte("\r\n")) {
+			data = bytes.TrimSuffix(data, []byte("\n"))
+		} else {
+			data = data[:len(data)-2]
+		}
+		if len(data) == 0 {
+			return nil, UsageErrorf("--hmac-key-file: %s is empty", opts.HMACKeyFile)
+		}
+		return data, nil
+	}
+	secret := opts.Getenv(secretEnv)
+	if secret == "" {
+		return nil, UsageErrorf("no HMAC secret: set %s or pass --hmac-key-file PATH", secretEnv)
+	}
+	return []byte(secret), nil
+}
+
+func readPayload(opts *DeriveOptions) ([]byte, error) {
+	if len(opts.Sets) > 0 {
+		fields := make(map[string]string, len(opts.Sets))
+		for _, kv := range opts.Sets {
+			name, value, ok := strings.Cut(kv, "=")
+			if !ok || name == "" {
+				return nil, UsageErrorf("--set %q: want field=value", kv)
+			}
+			if _, dup := fields[name]; dup {
+				return nil, UsageErrorf("--set: field %q given twice", name)
+			}
+			fields[name] = value
+		}
+		payload, err := derive.AppendCanonical(nil, fields)
+		if err != nil {
+			return nil, UsageErrorf("--set: %v", err)
+		}
+		return payload, nil
+	}
+	var data []byte
+	var err error
+	if opts.PayloadPath == "-" {
+		data, err = io.ReadAll(opts.IO.In)
+	} else {
+		data, err = os.ReadFile(opts.PayloadPath)
+	}
+	if err != nil {
+		return nil, UsageErrorf("--payload: %v", err)
+	}
+	return data, nil
+}
+
+// deriveJSON is the documented --format json shape.
+type deriveJSON struct {
+	Key       string            `json:"key"`
+	Tenant    string            `json:"tenant"`
+	Action    string            `json:"action"`
+	Version   int               `json:"version"`
+	Fields    map[string]string `json:"fields"`
+	Ignored   []string          `json:"ignored"`
+	Canonical string            `json:"canonical,omitempty"`
+	Explain   []explainJSON     `json:"explain,omitempty"`
+	Expected  string            `json:"expected,omitempty"`
+	Match     *bool             `json:"match,omitempty"`
+}
+
+type explainJSON struct {
+	Field      string          `json:"field"`
+	Rule       string          `json:"rule"`
+	Raw        json.RawMessage `json:"raw"`
+	Normalized string          `json:"normalized"`
+}
+
+func writeDeriveJSON(opts *DeriveOptions, res *derive.Result, match bool) error {
+	out := deriveJSON{
+		Key: res.Key, Tenant: res.Tenant, Action: res.Action, Version: res.Version,
+		Fields: make(map[string]string, len(res.Fields)), Ignored: res.Ignored,
+	}
+	if out.Ignored == nil {
+		out.Ignored = []string{}
+	}
+	for _, f := range res.Fields {
+		out.Fields[f.Name] = f.Normalized
+	}
+	if opts.Explain {
+		out.Canonical = string(res.Canonical)
+		for _, f := range res.Fields {
+			out.Explain = append(out.Explain, explainJSON{Field: f.Name, Rule: f.Rule, Raw: compactJSON(f.Raw), Normalized: f.Normalized})
+		}
+	}
+	if opts.Verify != "" {
+		out.Expected = opts.Verify
+		out.Match = &match
+	}
+	enc := json.NewEncoder(opts.IO.Out)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+func compactJSON(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+func writeDeriveText(opts *DeriveOptions, res *derive.Result, match bool) error {
+	w := opts.IO.Out
+	st := ui.New(w, opts.IO.ColorEnabled())
+	if opts.Explain {
+		writeExplain(w, st, res)
+	}
+	if opts.Verify == "" {
+		if opts.Explain {
+			fmt.Fprintf(w, "%s %s\n", st.Header.Render("key:"), st.Code.Render(res.Key))
+		} else {
+			fmt.Fprintln(w, res.Key)
+		}
+		return nil
+	}
+	if match {
+		fmt.Fprintf(w, "%s key matches: %s\n", st.Pass.Render(st.PassMark), st.Code.Render(res.Key))
+		return nil
+	}
+	fmt.Fprintf(w, "%s key mismatch\n  expected: %s\n  derived:  %s\n",
+		st.Fail.Render(st.FailMark), st.Code.Render(opts.Verify), st.Code.Render(res.Key))
+	return nil
+}
+
+// writeExplain prints the field table, the canonical JSON and the payload
+// fields that were left out of the key.
+func writeExplain(w io.Writer, st *ui.Styles, res *derive.Result) {
+	fmt.Fprintf(w, "%s\n", st.Title.Render(fmt.Sprintf("%s · tenant %s · schema v%d", res.Action, quoteForDisplay(res.Tenant), res.Version)))
+	t := table.New().
+		Border(lipgloss.NormalBorder()).
+		BorderStyle(st.Border).
+		Headers("field", "raw", "rule", "normalized").
+		StyleFunc(func(row, col int) lipgloss.Style {
+			if row == table.HeaderRow {
+				return st.Header.Padding(0, 1)
+			}
+			if col == 3 {
+				return st.Code.Padding(0, 1)
+			}
+			return lipgloss.NewStyle().Padding(0, 1)
+		})
+	for _, f := range res.Fields {
+		t.Row(f.Name, displayCell(string(compactJSON(f.Raw))), f.Rule, quoteForDisplay(f.Normalized))
+	}
+	fmt.Fprintln(w, t.Render())
+	fmt.Fprintf(w, "%s %s\n", st.Header.Render("canonical:"), st.Code.Render(displayCell(string(res.Canonical))))
+	if len(res.Ignored) > 0 {
+		fmt.Fprintf(w, "%s %s\n", st.Warn.Render("warning: payload fields not in the key (add them to the schema, with a new version, only on purpose):"),
+			strings.Join(res.Ignored, ", "))
+	}
+}
+
+// quoteForDisplay shows a normalized string so that invisible characters
+// (spaces, controls, U+2028) can be seen: as a JSON string.
+func quoteForDisplay(s string) string {
+	q, err := derive.CanonicalString(s)
+	if err != nil {
+		return fmt.Sprintf("%q", s)
+	}
+	return displayCell(q)
+}
+
+// displayCell replaces characters that would break a terminal table
+// (line and paragraph separators, DEL) with visible escapes.
+func displayCell(s string) string {
+	return strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`, "\x7f", `\u007f`, "\u0085", `\u0085`).Replace(s)
+}
+
+func deriveBatch(opts *DeriveOptions, schema *derive.Schema, secret []byte) error {
+	stats, err := schema.RunBatch(secret, opts.IO.In, opts.IO.Out, derive.BatchOptions{Workers: opts.Workers})
+	if err != nil {
+		return UsageErrorf("batch: %v", err)
+	}
+	if stats.Failed > 0 {
+		return FindingErrorf("batch: %d of %d lines failed", stats.Failed, stats.Lines)
+	}
+	return nil
 }

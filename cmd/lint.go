@@ -79,7 +79,7 @@ func lintRun(opts *LintOptions) error {
 			}
 			return UsageErrorf("unknown rule %q (rules: %s)", opts.Explain, strings.Join(ids, ", "))
 		}
-		return writeExplain(opts.IO.Out, rule, ui.New(opts.IO.Out, opts.IO.ColorEnabled()))
+		return writeRuleDoc(opts.IO.Out, rule, ui.New(opts.IO.Out, opts.IO.ColorEnabled()))
 	}
 	format, ok := report.Lookup(opts.Format)
 	if !ok {

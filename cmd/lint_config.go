@@ -67,9 +67,9 @@ func withoutDisabled(fs []report.Finding, cfg *config.Config) []report.Finding {
 	return out
 }
 
-// writeExplain prints a rule's documentation, styled on a terminal and as
+// writeRuleDoc prints a rule's documentation, styled on a terminal and as
 // ruledoc.Rule.Write's plain text otherwise.
-func writeExplain(w io.Writer, r ruledoc.Rule, st *ui.Styles) error {
+func writeRuleDoc(w io.Writer, r ruledoc.Rule, st *ui.Styles) error {
 	var b strings.Builder
 	code := st.Code.TabWidth(lipgloss.NoTabConversion) // keep Go's tabs
 	fmt.Fprintf(&b, "%s\n\n", st.Title.Render(r.ID+": "+r.Title))

@@ -1,23 +1,464 @@
 package cmd
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
+	"github.com/idemcheck/idemcheck/derive"
+	"github.com/idemcheck/idemcheck/derive/brid"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/internal/ui"
+)
+
+// The field whose rule normcheck uses when neither --rule nor --field says
+// otherwise: the destination Pix key of the reference schema.
+const (
+	defaultNormcheckAction = "pix.cobranca"
+	defaultNormcheckField  = "chave_pix_destino"
 )
 
 // NormcheckOptions are the parsed flags of `idemcheck normcheck`.
 type NormcheckOptions struct {
 	IO *iostreams.IOStreams
+
+	Type       string   // cpf, cnpj, phone, email, evp
+	Values     []string // identifiers to check
+	Rule       string   // --rule: a derive rule by name
+	SchemaFile string   // --schema: take the rule from this schema
+	Action     string   // --action: the schema action
+	Field      string   // --field: the schema field, or the payload field with --exec
+	Format     string   // text or json
+
+	Exec    string        // --exec: the user's key command, run with sh -c
+	Payload string        // --payload: JSON object file fed to --exec (- for stdin)
+	Timeout time.Duration // per run of --exec
 }
 
-// NewCmdNormcheck is a placeholder until issue 5 lands.
+// NewCmdNormcheck builds `idemcheck normcheck`.
 func NewCmdNormcheck(ios *iostreams.IOStreams, runF func(*NormcheckOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "normcheck",
+	opts := &NormcheckOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "normcheck --type cpf|cnpj|phone|email|evp [--rule R | --schema F --action A --field NAME | --exec CMD --payload FILE --field NAME] VALUE...",
 		Short: "Prove that every spelling of an identifier normalizes to the same value",
-		RunE: func(*cobra.Command, []string) error {
-			return UsageErrorf("normcheck is not implemented yet")
+		Long: `normcheck validates each VALUE as an identifier of the given type, generates
+the spellings real systems send for it (masked and bare, other separators,
+surrounding spaces, tabs and NBSP, letter case, NFD accents, the usual phone
+forms, UUIDs with and without hyphens) and normalizes every spelling.
+
+By default it uses the rule of chave_pix_destino in the default schema
+(pix_key, rules version 1). --rule picks a rule by name; --schema, --action
+and --field take it from a schema file. --exec audits your own key function
+in any language: for each spelling it runs CMD with sh -c, writes the
+--payload JSON with --field replaced by the spelling to its stdin, and reads
+the key from its stdout. It also runs the first spelling twice (a key drawn
+inside the attempt changes) and a different valid identifier once (a key
+that ignores the field does not).
+
+Exit codes: 0 every spelling agrees, 1 an invalid VALUE, a spelling that
+normalizes differently or a failed --exec check, 2 usage error or a --exec
+command that fails, hangs or prints nothing.`,
+		Example: `  idemcheck normcheck --type cpf 111.444.777-35
+  idemcheck normcheck --type phone --rule phone_e164 '(11) 98765-4321'
+  idemcheck normcheck --type cpf --exec ./derive-key.sh --payload intent.json --field chave_pix_destino 111.444.777-35`,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Values = args
+			if err := checkNormcheckFlags(c, opts); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return normcheckRun(opts)
 		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Type, "type", "", "identifier type: cpf, cnpj, phone, email or evp (required; never guessed)")
+	f.StringVar(&opts.Rule, "rule", "", "normalize with this rule (default: the schema's rule for chave_pix_destino, pix_key)")
+	f.StringVar(&opts.SchemaFile, "schema", "", "take the rule from this schema `file` (YAML)")
+	f.StringVar(&opts.Action, "action", "", "the schema action holding --field")
+	f.StringVar(&opts.Field, "field", "", "the schema field whose rule to use; with --exec, the payload field to replace")
+	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	f.StringVar(&opts.Exec, "exec", "", "audit your own key command: run it with sh -c per spelling, payload on stdin, key on stdout")
+	f.StringVar(&opts.Payload, "payload", "", "JSON object `file` sent to --exec (- for stdin)")
+	f.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "kill a --exec run (and its children) after this long")
+	return cmd
+}
+
+// checkNormcheckFlags refuses flag combinations that have no meaning.
+func checkNormcheckFlags(c *cobra.Command, opts *NormcheckOptions) error {
+	changed := c.Flags().Changed
+	switch {
+	case opts.Type == "":
+		return UsageErrorf("--type is required (cpf, cnpj, phone, email or evp): the key type is never guessed")
+	case len(opts.Values) == 0:
+		return UsageErrorf("give at least one VALUE to check")
+	case opts.Format != "text" && opts.Format != "json":
+		return UsageErrorf("--format must be text or json, not %q", opts.Format)
+	case opts.Exec != "" && (opts.Rule != "" || opts.SchemaFile != "" || opts.Action != ""):
+		return UsageErrorf("--exec checks your command, not a rule: drop --rule, --schema and --action")
+	case opts.Rule != "" && (opts.SchemaFile != "" || opts.Action != "" || opts.Field != ""):
+		return UsageErrorf("--rule cannot be combined with --schema, --action or --field")
+	case opts.Exec != "" && (opts.Payload == "" || opts.Field == ""):
+		return UsageErrorf("--exec needs --payload FILE and --field NAME (the payload field to replace)")
+	case opts.Exec == "" && (opts.Payload != "" || changed("timeout")):
+		return UsageErrorf("--payload and --timeout only apply with --exec")
+	case opts.SchemaFile != "" && opts.Field == "":
+		return UsageErrorf("--schema needs --field NAME (the field whose rule to use)")
+	case opts.Timeout <= 0:
+		return UsageErrorf("--timeout must be positive")
+	}
+	if _, err := brid.ParseKind(opts.Type); err != nil {
+		return UsageErrorf("--type: %v", err)
+	}
+	return nil
+}
+
+// normalizer turns one spelling into the value that is compared: a rule's
+// output, or the key printed by --exec.
+type normalizer struct {
+	describe  string         // human: "rule pix_key (default schema v1, …)"
+	info      normalizerJSON // machine
+	normalize func(string) (string, error)
+	// audits adds the --exec checks (same input twice, another identifier).
+	audits bool
+	// failFast: an error from normalize is an environment error (exit 2),
+	// not a finding.
+	failFast bool
+}
+
+type normalizerJSON struct {
+	Rule          string `json:"rule,omitempty"`
+	SchemaVersion int    `json:"schema_version,omitempty"`
+	Schema        string `json:"schema,omitempty"`
+	Action        string `json:"action,omitempty"`
+	Field         string `json:"field,omitempty"`
+	Exec          string `json:"exec,omitempty"`
+}
+
+func normcheckRun(opts *NormcheckOptions) error {
+	kind, err := brid.ParseKind(opts.Type)
+	if err != nil {
+		return UsageErrorf("--type: %v", err)
+	}
+	var norm *normalizer
+	if opts.Exec != "" {
+		norm, err = execNormalizer(opts)
+	} else {
+		norm, err = ruleNormalizer(opts, kind)
+	}
+	if err != nil {
+		return err
+	}
+	report := normcheckReport{Type: string(kind), Normalizer: norm.info, OK: true}
+	for _, v := range opts.Values {
+		vr, err := checkValue(kind, v, norm)
+		if err != nil {
+			return err
+		}
+		report.OK = report.OK && vr.ok()
+		report.Values = append(report.Values, vr)
+	}
+	if opts.Format == "json" {
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return err
+		}
+	} else {
+		writeNormcheckText(opts.IO, kind, norm, &report)
+	}
+	if !report.OK {
+		return ErrFindings
+	}
+	return nil
+}
+
+// ruleNormalizer resolves --rule, --schema/--action/--field or the default
+// schema's chave_pix_destino to a rule.
+func ruleNormalizer(opts *NormcheckOptions, kind brid.Kind) (*normalizer, error) {
+	info := normalizerJSON{Rule: opts.Rule}
+	describe := "rule " + opts.Rule
+	if opts.Rule == "" {
+		schema := derive.DefaultSchema()
+		info.Schema, describe = "default", "default schema"
+		if opts.SchemaFile != "" {
+			s, err := derive.LoadSchemaFile(opts.SchemaFile)
+			if err != nil {
+				return nil, UsageErrorf("--schema: %v", err)
+			}
+			schema, info.Schema, describe = s, opts.SchemaFile, "schema "+opts.SchemaFile
+		}
+		action, field := opts.Action, opts.Field
+		if field == "" {
+			field = defaultNormcheckField
+			if action == "" {
+				action = defaultNormcheckAction
+			}
+		}
+		a, f, err := findSchemaField(schema, action, field)
+		if err != nil {
+			return nil, err
+		}
+		info.Rule, info.SchemaVersion, info.Action, info.Field = f.Rule, schema.Version, a.Name, f.Name
+		describe = fmt.Sprintf("rule %s (%s v%d, %s → %s)", f.Rule, describe, schema.Version, a.Name, f.Name)
+	}
+	if !slices.Contains(derive.RuleNames(), info.Rule) {
+		return nil, UsageErrorf("unknown rule %q (known: %s)", info.Rule, strings.Join(derive.RuleNames(), ", "))
+	}
+	rule := info.Rule
+	normalize := func(s string) (string, error) { return derive.NormalizeString(rule, s) }
+	if rule == derive.RulePixKeyTyped {
+		// The rule reads the key type from a sibling field; here the type is
+		// --type itself.
+		describe += fmt.Sprintf(" with key type %s", kind)
+		normalize = func(s string) (string, error) { return derive.NormalizePixKeyTyped(string(kind), s) }
+	}
+	return &normalizer{describe: describe, info: info, normalize: normalize}, nil
+}
+
+// findSchemaField finds field in action, or in the only action that has it
+// when action is empty.
+func findSchemaField(s *derive.Schema, action, field string) (*derive.Action, *derive.Field, error) {
+	var candidates []*derive.Action
+	if action != "" {
+		a, ok := s.Action(action)
+		if !ok {
+			return nil, nil, UsageErrorf("--action: the schema has no action %q (it has %s)", action, strings.Join(s.ActionNames(), ", "))
+		}
+		candidates = []*derive.Action{a}
+	} else {
+		for i := range s.Actions {
+			candidates = append(candidates, &s.Actions[i])
+		}
+	}
+	var found []*derive.Action
+	var fields []*derive.Field
+	for _, a := range candidates {
+		for i := range a.Fields {
+			if a.Fields[i].Name == field {
+				found, fields = append(found, a), append(fields, &a.Fields[i])
+			}
+		}
+	}
+	switch {
+	case len(found) == 0 && action != "":
+		return nil, nil, UsageErrorf("--field: action %q has no field %q", action, field)
+	case len(found) == 0:
+		return nil, nil, UsageErrorf("--field: no action of the schema has a field %q", field)
+	case len(found) > 1:
+		names := make([]string, len(found))
+		for i, a := range found {
+			names[i] = a.Name
+		}
+		return nil, nil, UsageErrorf("--field %q is in several actions (%s): pass --action", field, strings.Join(names, ", "))
+	}
+	return found[0], fields[0], nil
+}
+
+// normcheckReport is the --format json document (documented in README.md).
+type normcheckReport struct {
+	Type       string         `json:"type"`
+	Normalizer normalizerJSON `json:"normalizer"`
+	OK         bool           `json:"ok"`
+	Values     []valueReport  `json:"values"`
+}
+
+type valueReport struct {
+	Value     string          `json:"value"`
+	Valid     bool            `json:"valid"`
+	Error     string          `json:"error,omitempty"`     // why the value is invalid
+	Canonical string          `json:"canonical,omitempty"` // the identifier's canonical form
+	Reference string          `json:"reference,omitempty"` // what the value as given normalizes to
+	Agree     bool            `json:"agree"`
+	Spellings []spellingCheck `json:"spellings,omitempty"`
+	Different []string        `json:"different,omitempty"` // spellings that normalize otherwise
+	Checks    []auditCheck    `json:"checks,omitempty"`    // --exec only
+}
+
+type spellingCheck struct {
+	Form       string `json:"form"`
+	Spelling   string `json:"spelling"`
+	Normalized string `json:"normalized,omitempty"`
+	Error      string `json:"error,omitempty"`
+	Same       bool   `json:"same"`
+}
+
+// auditCheck is an extra --exec check: "repeat" (the same input twice gives
+// the same key) and "other_value" (another identifier gives another key).
+type auditCheck struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Input  string `json:"input"`
+	Key    string `json:"key"`
+	Detail string `json:"detail"`
+}
+
+func (v *valueReport) ok() bool {
+	if !v.Valid || !v.Agree {
+		return false
+	}
+	for _, c := range v.Checks {
+		if !c.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// checkValue validates value, normalizes each of its spellings and
+// compares them with the value as given. Only an environment error (a
+// failing --exec) is returned as an error.
+func checkValue(kind brid.Kind, value string, norm *normalizer) (valueReport, error) {
+	vr := valueReport{Value: value}
+	spellings, err := brid.Spellings(kind, value)
+	if err != nil {
+		var invalid *brid.Error
+		if !errors.As(err, &invalid) {
+			return vr, err
+		}
+		vr.Error = fmt.Sprintf("invalid %s: %s", kind, invalid.Reason)
+		return vr, nil
+	}
+	vr.Valid = true
+	vr.Canonical, _ = brid.Normalize(kind, value)
+	vr.Agree = true
+	var referenceErr error
+	for i, sp := range spellings {
+		out, err := norm.normalize(sp.Value)
+		if err != nil && norm.failFast {
+			return vr, err
+		}
+		sc := spellingCheck{Form: sp.Label, Spelling: sp.Value, Normalized: out}
+		if err != nil {
+			sc.Error = err.Error()
+		}
+		if i == 0 {
+			vr.Reference, referenceErr = out, err
+		}
+		sc.Same = err == nil && referenceErr == nil && out == vr.Reference
+		if !sc.Same {
+			vr.Agree = false
+			vr.Different = append(vr.Different, sp.Value)
+		}
+		vr.Spellings = append(vr.Spellings, sc)
+	}
+	if norm.audits {
+		checks, err := auditChecks(kind, value, vr.Reference, norm)
+		if err != nil {
+			return vr, err
+		}
+		vr.Checks = checks
+	}
+	return vr, nil
+}
+
+func writeNormcheckText(ios *iostreams.IOStreams, kind brid.Kind, norm *normalizer, r *normcheckReport) {
+	out := ios.Out
+	st := ui.New(out, ios.ColorEnabled())
+	hinted := false
+	for i, v := range r.Values {
+		if i > 0 {
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintf(out, "%s %s — %s\n", st.Title.Render(kind.String()), st.Code.Render(v.Value), norm.describe)
+		if !v.Valid {
+			fmt.Fprintf(out, "%s %s\n", st.Fail.Render(st.FailMark), v.Error)
+			continue
+		}
+		writeSpellingTable(out, st, norm, v)
+		for _, c := range v.Checks {
+			mark, style := st.PassMark, st.Pass
+			if !c.OK {
+				mark, style = st.FailMark, st.Fail
+			}
+			fmt.Fprintf(out, "%s %s: %s (input %s, key %s)\n", style.Render(mark), c.Name, c.Detail, strconv.Quote(c.Input), c.Key)
+		}
+		if v.Agree {
+			fmt.Fprintf(out, "%s all %d spellings normalize to %s\n", st.Pass.Render(st.PassMark), len(v.Spellings), strconv.Quote(v.Reference))
+			continue
+		}
+		quoted := make([]string, len(v.Different))
+		for j, d := range v.Different {
+			quoted[j] = quoteVisible(d)
+		}
+		fmt.Fprintf(out, "%s %d of %d spellings normalize differently from the value as given (%s): %s\n",
+			st.Fail.Render(st.FailMark), len(v.Different), len(v.Spellings), strconv.Quote(v.Reference), strings.Join(quoted, ", "))
+		if kind == brid.Phone && norm.info.Rule == "pix_key" && !hinted {
+			hinted = true
+			fmt.Fprintln(ios.ErrOut, "hint: pix_key keeps a phone's digits as written, so +55 and the trunk 0 change the key; "+
+				"normalize phones with the phone_e164 rule (or pix_key_typed) in a schema with a new rules version")
+		}
+	}
+}
+
+// quoteVisible quotes s like strconv.Quote and also escapes what would
+// still be invisible on a terminal: combining marks (so an NFD "é" shows as
+// e\u0301) and format characters.
+func quoteVisible(s string) string {
+	var b strings.Builder
+	for _, r := range strconv.Quote(s) {
+		if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func writeSpellingTable(out io.Writer, st *ui.Styles, norm *normalizer, v valueReport) {
+	normalizedHeader := "NORMALIZED"
+	if norm.audits {
+		normalizedHeader = "KEY"
+	}
+	header := []string{"SPELLING", normalizedHeader, "RESULT", "FORM"}
+	rows := make([][]string, len(v.Spellings))
+	for i, s := range v.Spellings {
+		normalized := s.Normalized
+		if s.Error != "" {
+			normalized = "error: " + s.Error
+		}
+		result := st.Pass.Render("same")
+		if !s.Same {
+			result = st.Fail.Render("different")
+		}
+		rows[i] = []string{quoteVisible(s.Spelling), st.Code.Render(normalized), result, st.Muted.Render(s.Form)}
+	}
+	widths := make([]int, len(header))
+	for c, h := range header {
+		widths[c] = len(h)
+		for _, row := range rows {
+			widths[c] = max(widths[c], lipgloss.Width(row[c]))
+		}
+	}
+	writeRow := func(cells []string) {
+		var b strings.Builder
+		b.WriteString("  ")
+		for c, cell := range cells {
+			b.WriteString(cell)
+			if c < len(cells)-1 {
+				b.WriteString(strings.Repeat(" ", widths[c]-lipgloss.Width(cell)+2))
+			}
+		}
+		fmt.Fprintln(out, b.String())
+	}
+	styled := make([]string, len(header))
+	for c, h := range header {
+		styled[c] = st.Header.Render(h)
+	}
+	writeRow(styled)
+	for _, row := range rows {
+		writeRow(row)
 	}
 }

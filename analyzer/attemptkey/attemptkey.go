@@ -6,6 +6,7 @@ import (
 	"go/build"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -53,6 +54,8 @@ func (keyPatternFlag) Set(s string) error {
 	return nil
 }
 
+var statsEnabled = os.Getenv("IDEMCHECK_ATTEMPTKEY_STATS") != ""
+
 const remedy = "derive it from the frozen intent, or persist it before acting and read it back"
 
 func run(pass *analysis.Pass) (any, error) {
@@ -93,7 +96,7 @@ type key struct {
 
 func (k key) sub(elem string) key { return key{k.root, clampPath(k.path + elem)} }
 
-const maxPathElems = 6
+const maxPathElems = 3
 
 // clampPath bounds access paths so recursive structures terminate; a
 // shortened path is an ancestor, which over-approximates.
@@ -191,10 +194,14 @@ type engine struct {
 	returns map[*ssa.Function][]*ssa.Return
 	binding map[*ssa.FreeVar]ssa.Value
 
-	cur     *ssa.Function // the function being visited
-	mem     map[ssa.Value][]entry
-	clean   map[key]bool
-	changed bool
+	cur      *ssa.Function // the function being visited
+	calls    map[*ssa.CallCommon]*callInfo
+	idLabels map[ssa.Instruction]*label
+	addrKeys map[ssa.Value]key
+	valKeys  map[ssa.Value]key
+	mem      map[ssa.Value][]entry
+	clean    map[key]bool
+	changed  bool
 
 	params     map[paramKey]*label
 	sources    map[token.Pos]*origin
@@ -226,6 +233,10 @@ func newEngine(pass *analysis.Pass, cfg Config) *engine {
 		pass:       pass,
 		cfg:        cfg,
 		local:      map[*ssa.Function]bool{},
+		calls:      map[*ssa.CallCommon]*callInfo{},
+		idLabels:   map[ssa.Instruction]*label{},
+		addrKeys:   map[ssa.Value]key{},
+		valKeys:    map[ssa.Value]key{},
 		returns:    map[*ssa.Function][]*ssa.Return{},
 		binding:    map[*ssa.FreeVar]ssa.Value{},
 		mem:        map[ssa.Value][]entry{},
@@ -277,7 +288,9 @@ func (e *engine) build() {
 
 	for _, f := range e.funcs {
 		for i, p := range f.Params {
-			e.add(key{p, ""}, e.paramLabel(f, i, ""))
+			if carriesData(p.Type()) {
+				e.add(key{p, ""}, e.paramLabel(f, i, ""))
+			}
 			if e.cfg.keys().Match(p.Name()) && carriesData(p.Type()) && !isSetterName(f.Name()) {
 				e.addParamSink(f, paramSink{param: i, desc: "parameter " + p.Name(), posn: e.posn(p.Pos()), pos: p.Pos(), weak: true})
 			}
@@ -301,6 +314,37 @@ func (e *engine) build() {
 		}
 	}
 	sort.SliceStable(e.sites, func(i, j int) bool { return e.sites[i].pos < e.sites[j].pos })
+	e.funcs = e.calleesFirst()
+}
+
+// calleesFirst orders the functions so that callees within the package
+// come before their callers: summaries are ready when a caller is visited
+// and the fixed point needs fewer rounds. The order only depends on the
+// source order, so it is the same on every run.
+func (e *engine) calleesFirst() []*ssa.Function {
+	seen := map[*ssa.Function]bool{}
+	order := make([]*ssa.Function, 0, len(e.funcs))
+	var visit func(f *ssa.Function)
+	visit = func(f *ssa.Function) {
+		if seen[f] {
+			return
+		}
+		seen[f] = true
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if callee := call.Common().StaticCallee(); callee != nil && e.local[originOf(callee)] {
+						visit(originOf(callee))
+					}
+				}
+			}
+		}
+		order = append(order, f)
+	}
+	for _, f := range e.funcs {
+		visit(f)
+	}
+	return order
 }
 
 func isSetterName(n string) bool { return setterKeyName(n) }
@@ -364,7 +408,9 @@ func (e *engine) hop(o *origin, pos token.Pos, msg string) *origin {
 			return o
 		}
 	}
-	k := viaKey{o, pos, msg}
+	// Interned by the first origin and this call site only, so call
+	// cycles cannot breed new origins forever.
+	k := viaKey{o.root, pos, msg}
 	if h, ok := e.vias[k]; ok {
 		return h
 	}
@@ -385,7 +431,7 @@ func (e *engine) add(k key, l *label) {
 			return
 		}
 	}
-	if len(es) >= 256 {
+	if len(es) >= 64 {
 		return
 	}
 	e.mem[k.root] = append(es, entry{k.path, l})
@@ -449,8 +495,29 @@ func (e *engine) isClean(k key) bool {
 	}
 }
 
-// addrKey is the location a pointer value points to.
+// addrKey is the location a pointer value points to. Keys depend only
+// on the SSA form, so they are computed once per value.
 func (e *engine) addrKey(p ssa.Value) key {
+	if k, ok := e.addrKeys[p]; ok {
+		return k
+	}
+	k := e.computeAddrKey(p)
+	e.addrKeys[p] = k
+	return k
+}
+
+// valKey is the location whose content a value is. Loads, field reads,
+// conversions and the like alias their operand's location.
+func (e *engine) valKey(v ssa.Value) key {
+	if k, ok := e.valKeys[v]; ok {
+		return k
+	}
+	k := e.computeValKey(v)
+	e.valKeys[v] = k
+	return k
+}
+
+func (e *engine) computeAddrKey(p ssa.Value) key {
 	switch p := p.(type) {
 	case *ssa.FieldAddr:
 		return e.addrKey(p.X).sub("." + strconv.Itoa(p.Field))
@@ -471,9 +538,7 @@ func (e *engine) addrKey(p ssa.Value) key {
 	return key{p, ""}
 }
 
-// valKey is the location whose content a value is. Loads, field reads,
-// conversions and the like alias their operand's location.
-func (e *engine) valKey(v ssa.Value) key {
+func (e *engine) computeValKey(v ssa.Value) key {
 	switch v := v.(type) {
 	case *ssa.UnOp:
 		switch v.Op {
@@ -532,9 +597,13 @@ func isPointer(t types.Type) bool {
 	return ok
 }
 
+// maxRounds bounds the fixed-point iteration; real packages converge in a
+// handful of rounds.
+const maxRounds = 12
+
 // solve propagates to a fixed point.
 func (e *engine) solve() {
-	for round := 0; round < 40; round++ {
+	for round := 0; round < maxRounds; round++ {
 		e.changed = false
 		for _, f := range e.funcs {
 			e.cur = f
@@ -545,6 +614,13 @@ func (e *engine) solve() {
 			}
 		}
 		e.checkSinks()
+		if statsEnabled {
+			n := 0
+			for _, es := range e.mem {
+				n += len(es)
+			}
+			fmt.Fprintf(os.Stderr, "attemptkey: %s round %d entries %d roots %d funcs %d\n", e.pass.Pkg.Path(), round, n, len(e.mem), len(e.funcs))
+		}
 		if !e.changed {
 			break
 		}
@@ -580,24 +656,18 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 	case *ssa.Send:
 		e.copyInto(e.valKey(in.Chan).sub("[]"), e.valKey(in.X))
 	case *ssa.FieldAddr:
-		if name, tag := fieldOf(in.X.Type(), in.Field); name != "" {
-			e.fieldSource(e.addrKey(in), in.Pos(), in.X.Type(), name, tag)
-		}
+		e.identity(in, e.addrKey(in))
 	case *ssa.Field:
-		if name, tag := fieldOf(in.X.Type(), in.Field); name != "" {
-			e.fieldSource(e.valKey(in), in.Pos(), in.X.Type(), name, tag)
-		}
+		e.identity(in, e.valKey(in))
 	case *ssa.Lookup:
-		if s, ok := constString(in.Index); ok {
-			e.identitySource(e.valKey(in), in.Pos(), fmt.Sprintf("map key %q", s), s, "")
-		}
+		e.identity(in, e.valKey(in))
 	case *ssa.DebugRef:
-		if v, ok := in.Object().(*types.Var); ok && !v.IsField() && identityKind(v.Name()) != "" {
+		if l := e.identityLabel(in); l != nil {
 			k := e.valKey(in.X)
 			if in.IsAddr {
 				k = e.addrKey(in.X)
 			}
-			e.identitySource(k, in.Expr.Pos(), "variable "+v.Name(), v.Name(), "")
+			e.identity(in, k)
 		}
 	case *ssa.Call:
 		e.visitCall(f, in.Common(), in, in.Pos())
@@ -608,27 +678,59 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 	}
 }
 
-// fieldSource taints a field read when the field denotes per-attempt
-// identity or is configured as a source.
-func (e *engine) fieldSource(k key, pos token.Pos, structType types.Type, name, tag string) {
-	if e.cfg.isSourceField(structPkg(structType), name) && pos.IsValid() && !e.isClean(k) {
-		e.add(k, &label{origin: e.sourceAt(pos, "field "+name, kindConfigured)})
-		return
+// identity taints k when instr reads per-attempt identity (a field, map
+// key or variable so named, or a configured source field), unless k was
+// read back through a barrier.
+func (e *engine) identity(instr ssa.Instruction, k key) {
+	if l := e.identityLabel(instr); l != nil && !e.isClean(k) {
+		e.add(k, l)
 	}
-	e.identitySource(k, pos, "field "+name, messageIDName(structType, name), tag)
 }
 
-// identitySource taints k when name (or its JSON tag) denotes per-attempt
-// identity, unless k was read back through a barrier.
-func (e *engine) identitySource(k key, pos token.Pos, what, name, tag string) {
+// identityLabel classifies an instruction once: the origin it draws, or nil.
+func (e *engine) identityLabel(instr ssa.Instruction) *label {
+	if l, ok := e.idLabels[instr]; ok {
+		return l
+	}
+	var l *label
+	switch in := instr.(type) {
+	case *ssa.FieldAddr:
+		l = e.fieldLabel(in.Pos(), in.X.Type(), in.Field)
+	case *ssa.Field:
+		l = e.fieldLabel(in.Pos(), in.X.Type(), in.Field)
+	case *ssa.Lookup:
+		if s, ok := constString(in.Index); ok {
+			l = e.identityNameLabel(in.Pos(), fmt.Sprintf("map key %q", s), s, "")
+		}
+	case *ssa.DebugRef:
+		if v, ok := in.Object().(*types.Var); ok && !v.IsField() {
+			l = e.identityNameLabel(in.Expr.Pos(), "variable "+v.Name(), v.Name(), "")
+		}
+	}
+	e.idLabels[instr] = l
+	return l
+}
+
+func (e *engine) fieldLabel(pos token.Pos, structType types.Type, field int) *label {
+	name, tag := fieldOf(structType, field)
+	if name == "" || !pos.IsValid() {
+		return nil
+	}
+	if e.cfg.isSourceField(structPkg(structType), name) {
+		return &label{origin: e.sourceAt(pos, "field "+name, kindConfigured)}
+	}
+	return e.identityNameLabel(pos, "field "+name, messageIDName(structType, name), tag)
+}
+
+func (e *engine) identityNameLabel(pos token.Pos, what, name, tag string) *label {
 	kind := identityKind(name)
 	if kind == "" && tag != "" {
 		kind = identityKind(tag)
 	}
-	if kind == "" || e.isClean(k) || !pos.IsValid() {
-		return
+	if kind == "" || !pos.IsValid() {
+		return nil
 	}
-	e.add(k, &label{origin: e.sourceAt(pos, what, kind)})
+	return &label{origin: e.sourceAt(pos, what, kind)}
 }
 
 // fieldOf returns the name and JSON tag of field i of the struct t points
@@ -659,14 +761,112 @@ func resultKey(call ssa.Value, i, n int) key {
 	return key{call, ""}
 }
 
-func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, pos token.Pos) {
-	cal := describeCallee(c)
-	args := callArgs(c)
-	if cal.builtin != "" {
-		e.builtinCall(cal.builtin, args, val)
-		return
+// callMode says how a call moves per-attempt values.
+type callMode int
+
+const (
+	callNone    callMode = iota // nothing moves (unknown implementation)
+	callBuiltin                 // append, copy…
+	callBarrier                 // results and out-parameters are stable
+	callSource                  // draws a per-attempt value
+	callLocal                   // summarized in this package
+	callFact                    // summarized by an imported fact
+	callDefault                 // standard library: the default model
+)
+
+// callInfo is what a call site means, worked out once.
+type callInfo struct {
+	mode     callMode
+	cal      callee
+	args     []ssa.Value
+	source   *label // callSource: the origin
+	out      int    // callSource: -1 for results, else the filled argument
+	accessor *label // results are per-attempt identity (GetReqID, TraceID)
+	clean    bool   // results are the incoming Idempotency-Key header
+	local    *ssa.Function
+	fact     *Summary
+}
+
+func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *callInfo {
+	if ci, ok := e.calls[c]; ok {
+		return ci
 	}
-	if isBarrier(cal) || e.cfg.isBarrier(cal) {
+	ci := &callInfo{cal: describeCallee(c), args: callArgs(c)}
+	e.calls[c] = ci
+	cal := ci.cal
+	switch {
+	case cal.builtin != "":
+		ci.mode = callBuiltin
+		return ci
+	case isBarrier(cal) || e.cfg.isBarrier(cal):
+		ci.mode = callBarrier
+		return ci
+	}
+	if kind, out, ok := sourceCall(cal); ok || e.cfg.isSource(cal) {
+		if !ok {
+			kind, out = kindConfigured, -1
+		}
+		ci.mode, ci.out = callSource, out
+		ci.source = &label{origin: e.sourceAt(pos, cal.display(), kind)}
+		return ci
+	}
+	if val != nil && !setterKeyName(cal.name) && cal.sig != nil && hasDataResult(cal.sig) {
+		// Accessors of per-attempt identity: middleware.GetReqID(ctx),
+		// span.SpanContext().TraceID(), retry.AttemptFromContext(ctx).
+		if k := identityKind(trimAccessor(cal.name)); k != "" {
+			ci.accessor = &label{origin: e.sourceAt(pos, cal.display(), k)}
+		}
+	}
+	if val != nil && cal.recv != "" && isHeaderGetter(cal.name) && len(c.Args) >= 1 {
+		if s, ok := constString(c.Args[len(c.Args)-1]); ok {
+			if keyname.Header.Match(s) {
+				// The incoming request's own Idempotency-Key: stable across
+				// the client's retries.
+				ci.clean = true
+				ci.mode = callBarrier
+				return ci
+			}
+			if k := identityKind(s); k != "" {
+				ci.accessor = &label{origin: e.sourceAt(pos, fmt.Sprintf("%s(%q)", cal.name, s), k)}
+			}
+		}
+	}
+	switch {
+	case cal.ssa != nil && e.local[originOf(cal.ssa)]:
+		ci.mode, ci.local = callLocal, originOf(cal.ssa)
+	case cal.fn != nil && !cal.iface && cal.fn.Pkg() != nil && e.pass.ImportPackageFact(cal.fn.Pkg(), new(analyzed)):
+		var s Summary
+		if e.pass.ImportObjectFact(cal.fn, &s) {
+			ci.mode, ci.fact = callFact, &s
+		}
+	case cal.iface && cal.fn != nil && cal.fn.Pkg() != nil && !isStdPath(cal.fn.Pkg().Path()):
+		// An interface of a non-standard package: the implementation is
+		// unknown, and guessing would make findings up.
+	case cal.fn == nil:
+		// A call of a function value.
+	default:
+		ci.mode = callDefault
+	}
+	return ci
+}
+
+func originOf(f *ssa.Function) *ssa.Function {
+	if o := f.Origin(); o != nil {
+		return o
+	}
+	return f
+}
+
+func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, pos token.Pos) {
+	ci := e.callInfo(c, val, pos)
+	args := ci.args
+	if ci.accessor != nil && val != nil {
+		e.addResults(c, val, ci.accessor)
+	}
+	switch ci.mode {
+	case callBuiltin:
+		e.builtinCall(ci.cal.builtin, args, val)
+	case callBarrier:
 		for _, a := range args {
 			if isPointer(a.Type()) {
 				e.clean[e.addrKey(a)] = true
@@ -675,80 +875,31 @@ func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, po
 		if val != nil {
 			e.clean[key{val, ""}] = true
 		}
-		return
-	}
-	if kind, out, ok := sourceCall(cal); ok || e.cfg.isSource(cal) {
-		if !ok {
-			kind, out = kindConfigured, -1
-		}
-		o := &label{origin: e.sourceAt(pos, cal.display(), kind)}
-		if out < 0 && val != nil {
-			n := c.Signature().Results().Len()
-			for i := 0; i < n; i++ {
-				if carriesData(c.Signature().Results().At(i).Type()) {
-					e.add(resultKey(val, i, n), o)
-				}
-			}
-		} else if out >= 0 {
+	case callSource:
+		if ci.out < 0 && val != nil {
+			e.addResults(c, val, ci.source)
+		} else if ci.out >= 0 && ci.out < len(args) {
 			// crypto/rand.Read(buf): the buffer is the value.
-			if out < len(args) {
-				e.add(e.valKey(args[out]), o)
-			}
+			e.add(e.valKey(args[ci.out]), ci.source)
 		}
-		return
+	case callLocal:
+		e.applyLocal(ci.local, c, args, val, pos)
+	case callFact:
+		e.applyFact(ci.cal, ci.fact, c, args, val, pos)
+	case callDefault:
+		e.applyDefault(ci.cal, c, args, val)
 	}
-	if val != nil && !setterKeyName(cal.name) && cal.sig != nil && hasDataResult(cal.sig) {
-		// Accessors of per-attempt identity: middleware.GetReqID(ctx),
-		// span.SpanContext().TraceID(), retry.AttemptFromContext(ctx).
-		if k := identityKind(trimAccessor(cal.name)); k != "" {
-			o := &label{origin: e.sourceAt(pos, cal.display(), k)}
-			n := c.Signature().Results().Len()
-			for i := 0; i < n; i++ {
-				if carriesData(c.Signature().Results().At(i).Type()) {
-					e.add(resultKey(val, i, n), o)
-				}
-			}
-		}
-	}
-	if val != nil && cal.recv != "" && isHeaderGetter(cal.name) && len(c.Args) >= 1 {
-		if s, ok := constString(c.Args[len(c.Args)-1]); ok {
-			if keyname.Header.Match(s) {
-				// The incoming request's own Idempotency-Key: stable across
-				// the client's retries.
-				e.clean[key{val, ""}] = true
-				return
-			}
-			if k := identityKind(s); k != "" {
-				e.add(key{val, ""}, &label{origin: e.sourceAt(pos, fmt.Sprintf("%s(%q)", cal.name, s), k)})
-			}
+}
+
+// addResults puts l in every data-carrying result of a call.
+func (e *engine) addResults(c *ssa.CallCommon, val ssa.Value, l *label) {
+	sig := c.Signature()
+	n := sig.Results().Len()
+	for i := 0; i < n; i++ {
+		if carriesData(sig.Results().At(i).Type()) {
+			e.add(resultKey(val, i, n), l)
 		}
 	}
-	if cal.ssa != nil {
-		callee := cal.ssa
-		if o := callee.Origin(); o != nil {
-			callee = o
-		}
-		if e.local[callee] {
-			e.applyLocal(callee, c, args, val, pos)
-			return
-		}
-	}
-	if cal.fn != nil && !cal.iface && cal.fn.Pkg() != nil && e.pass.ImportPackageFact(cal.fn.Pkg(), new(analyzed)) {
-		var s Summary
-		if e.pass.ImportObjectFact(cal.fn, &s) {
-			e.applyFact(cal, &s, c, args, val, pos)
-		}
-		return
-	}
-	if cal.iface && cal.fn != nil && cal.fn.Pkg() != nil && !isStdPath(cal.fn.Pkg().Path()) {
-		// An interface of a non-standard package: the implementation is
-		// unknown, and guessing would make findings up.
-		return
-	}
-	if cal.fn == nil {
-		return // a call of a function value
-	}
-	e.applyDefault(cal, c, args, val)
 }
 
 // isStdPath reports import paths of the standard library (no dot in the

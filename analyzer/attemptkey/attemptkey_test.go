@@ -12,3 +12,10 @@ func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), attemptkey.Analyzer,
 		"sources", "sinks", "traps", "closures", "outparams", "llm", "transport", "crosspkg", "directives", "handlers", "misc")
 }
+
+func BenchmarkAnalyzer(b *testing.B) {
+	dir := analysistest.TestData()
+	for b.Loop() {
+		analysistest.Run(b, dir, attemptkey.Analyzer, "handlers", "misc", "crosspkg")
+	}
+}

@@ -75,3 +75,14 @@ func TestSplitPosn(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionLine(t *testing.T) {
+	a, err := VersionLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := VersionLine()
+	if a != b || !strings.Contains(a, " version devel comments-go-here buildID=") {
+		t.Errorf("VersionLine() = %q, then %q", a, b)
+	}
+}

@@ -14,6 +14,7 @@ package keyname
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -36,8 +37,11 @@ const DefaultIdentity = `^(wa)?messageid$|^msgid$|^wamid$|^deliverytag$|^receipt
 	`^redelivered$|^deliverycount$|^deliveryattempt$|^receivecount$|^approximatereceivecount$`
 
 // Matcher reports whether a name matches a pattern after normalization.
+// It remembers its answers: analyzers ask about the same names many times.
 type Matcher struct {
-	re *regexp.Regexp
+	re   *regexp.Regexp
+	mu   sync.Mutex
+	memo map[string]bool
 }
 
 // Compile builds a Matcher from a regular expression over normalized names.
@@ -46,7 +50,7 @@ func Compile(expr string) (*Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Matcher{re: re}, nil
+	return &Matcher{re: re, memo: map[string]bool{}}, nil
 }
 
 // MustCompile is Compile that panics on a bad expression; for defaults.
@@ -63,7 +67,16 @@ func (m *Matcher) Match(name string) bool {
 	if m == nil || name == "" {
 		return false
 	}
-	return m.re.MatchString(Normalize(name))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.memo[name]; ok {
+		return v
+	}
+	v := m.re.MatchString(Normalize(name))
+	if len(m.memo) < 1<<16 {
+		m.memo[name] = v
+	}
+	return v
 }
 
 // String returns the pattern.

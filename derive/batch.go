@@ -1,0 +1,356 @@
+package derive
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// BatchOptions tune RunBatch.
+type BatchOptions struct {
+	// Workers is the number of goroutines deriving keys; 0 means GOMAXPROCS.
+	// Output order never depends on it.
+	Workers int
+}
+
+// BatchStats counts what RunBatch did.
+type BatchStats struct {
+	Lines  int // input lines answered
+	Failed int // lines answered with an error
+}
+
+// Batch line limits: a chunk of lines is handed to a worker at a time; a
+// chunk closes at chunkLines lines or chunkBytes bytes, whichever is first.
+const (
+	chunkLines = 256
+	chunkBytes = 256 << 10
+)
+
+type chunk struct {
+	data      []byte // the chunk's lines, back to back, newlines removed
+	ends      []int  // end offset of each line in data
+	firstLine int    // 1-based number of the first line
+	out       []byte
+	failed    int
+	done      chan struct{}
+}
+
+// RunBatch reads JSONL intents from r, one per line:
+//
+//	{"tenant": "t1", "action": "pix.cobranca", "payload": {...}, "id": 7}
+//
+// ("payload" may also be a string holding the JSON object text, "id" is
+// optional and echoed back) and writes one JSON line per input line, in
+// input order: {"id":7,"key":"…"} or {"id":7,"error":"line 3: …"}. A bad
+// line never stops the batch. Memory stays bounded by a few chunks and the
+// longest line; lines may be many MiB long. The returned error is only for
+// reading or writing failures.
+func (s *Schema) RunBatch(secret []byte, r io.Reader, w io.Writer, opts BatchOptions) (BatchStats, error) {
+	if len(secret) == 0 {
+		return BatchStats{}, ErrEmptySecret
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var stats BatchStats
+	var err error
+	if workers == 1 {
+		stats, err = s.runBatchSerial(secret, br, bw)
+	} else {
+		stats, err = s.runBatchParallel(secret, br, bw, workers)
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return stats, err
+}
+
+func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Writer) (BatchStats, error) {
+	bwk := newBatchWorker(s, secret)
+	var stats BatchStats
+	var line, out []byte
+	for {
+		var ok bool
+		var err error
+		if line, ok, err = appendLine(br, line[:0]); !ok {
+			if err == io.EOF {
+				return stats, nil
+			}
+			return stats, err
+		}
+		stats.Lines++
+		out, ok = bwk.answer(out[:0], line, stats.Lines)
+		if !ok {
+			stats.Failed++
+		}
+		if _, werr := bw.Write(out); werr != nil {
+			return stats, werr
+		}
+		if err != nil && err != io.EOF {
+			return stats, err
+		}
+		line, out = shrink(line, maxKeptBuffer), shrink(out, maxKeptBuffer)
+	}
+}
+
+// maxKeptBuffer is the largest buffer kept for reuse after a long line.
+const maxKeptBuffer = 1 << 20
+
+// shrink empties s for reuse, or drops it when a huge line made it big, so
+// memory after a long line goes back to its steady size.
+func shrink[T any](s []T, max int) []T {
+	if cap(s) > max {
+		return nil
+	}
+	return s[:0]
+}
+
+func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Writer, workers int) (BatchStats, error) {
+	inFlight := 2 * workers
+	free := make(chan *chunk, inFlight)
+	for range inFlight {
+		free <- &chunk{done: make(chan struct{}, 1)}
+	}
+	work := make(chan *chunk, inFlight)
+	ordered := make(chan *chunk, inFlight)
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bwk := newBatchWorker(s, secret)
+			for c := range work {
+				c.out, c.failed = c.out[:0], 0
+				start := 0
+				for i, end := range c.ends {
+					var ok bool
+					c.out, ok = bwk.answer(c.out, c.data[start:end], c.firstLine+i)
+					if !ok {
+						c.failed++
+					}
+					start = end
+				}
+				c.done <- struct{}{}
+			}
+		}()
+	}
+
+	var stats BatchStats
+	var writeErr error
+	var stop atomic.Bool // set when output fails: stop reading
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		for c := range ordered {
+			<-c.done
+			stats.Lines += len(c.ends)
+			stats.Failed += c.failed
+			if writeErr == nil {
+				if _, err := bw.Write(c.out); err != nil {
+					writeErr = err
+					stop.Store(true)
+				}
+			}
+			// Do not keep a huge line's buffers for the rest of the batch.
+			c.data, c.out = shrink(c.data, 4*chunkBytes), shrink(c.out, 4*chunkBytes)
+			free <- c
+		}
+	}()
+
+	readErr := func() error {
+		lineNo := 0
+		for !stop.Load() {
+			c := <-free
+			c.data, c.ends, c.firstLine = c.data[:0], c.ends[:0], lineNo+1
+			var err error
+			for len(c.ends) < chunkLines && len(c.data) < chunkBytes {
+				var ok bool
+				// Lines go straight into the chunk: a huge line is copied once.
+				if c.data, ok, err = appendLine(br, c.data); !ok {
+					break
+				}
+				c.ends = append(c.ends, len(c.data))
+				lineNo++
+				if err != nil {
+					break
+				}
+			}
+			if len(c.ends) > 0 {
+				ordered <- c
+				work <- c
+			} else {
+				free <- c
+			}
+			if err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+		}
+		return nil
+	}()
+	close(work)
+	close(ordered)
+	wg.Wait()
+	<-writerDone
+	if readErr != nil {
+		return stats, readErr
+	}
+	return stats, writeErr
+}
+
+// appendLine appends the next line, without its "\n" or "\r\n", to dst and
+// reports whether there was one. There is no line length limit.
+func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
+	start := len(dst)
+	for {
+		frag, err := br.ReadSlice('\n')
+		dst = append(dst, frag...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		line := dst[start:]
+		if len(line) == 0 {
+			if err == nil {
+				err = io.EOF
+			}
+			return dst, false, err
+		}
+		if line[len(line)-1] == '\n' {
+			dst = dst[:len(dst)-1]
+			if len(dst) > start && dst[len(dst)-1] == '\r' {
+				dst = dst[:len(dst)-1]
+			}
+			return dst, true, nil
+		}
+		// Last line without a final newline.
+		if err == nil {
+			err = io.EOF
+		}
+		return dst, true, err
+	}
+}
+
+// batchWorker answers batch lines with its own parser, HMAC and buffers.
+type batchWorker struct {
+	d       *Deriver
+	payload parser // for payloads given as JSON text inside a string
+	key     []byte
+}
+
+func newBatchWorker(s *Schema, secret []byte) *batchWorker {
+	d, _ := s.NewDeriver(secret)
+	return &batchWorker{d: d}
+}
+
+// answer appends the output line for one input line and reports whether it
+// produced a key.
+func (b *batchWorker) answer(dst, line []byte, lineNo int) ([]byte, bool) {
+	id, key, err := b.derive(line)
+	dst = append(dst, '{')
+	if id.Kind != KindInvalid {
+		dst = append(dst, `"id":`...)
+		dst = appendID(dst, id)
+		dst = append(dst, ',')
+	}
+	if err != nil {
+		dst = append(dst, `"error":`...)
+		msg := strings.ToValidUTF8(fmt.Sprintf("line %d: %v", lineNo, err), "\ufffd")
+		dst, _ = appendString(dst, msg)
+		return append(dst, "}\n"...), false
+	}
+	dst = append(dst, `"key":"`...)
+	dst = append(dst, key...)
+	return append(dst, "\"}\n"...), true
+}
+
+var errBlankLine = errors.New("blank line: want a JSON object")
+
+func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return Value{}, nil, errBlankLine
+	}
+	b.d.release()
+	b.payload.release()
+	obj, err := b.d.parser.parseDocument(line)
+	if err != nil {
+		return Value{}, nil, err
+	}
+	if obj.Kind != KindObject {
+		return Value{}, nil, fmt.Errorf("want a JSON object, got %s", describeValue(obj))
+	}
+	var tenant, action, payload Value
+	var seen [3]bool
+	unknown := -1
+	for i, m := range obj.Members() {
+		switch {
+		case m.nameIs("tenant"):
+			tenant, seen[0] = m.Value, true
+		case m.nameIs("action"):
+			action, seen[1] = m.Value, true
+		case m.nameIs("payload"):
+			payload, seen[2] = m.Value, true
+		case m.nameIs("id"):
+			id = m.Value
+		case unknown < 0:
+			unknown = i
+		}
+	}
+	if unknown >= 0 { // reported after the loop so the answer still carries the id
+		return id, nil, fmt.Errorf("unknown key %q (want tenant, action, payload, id)", obj.Members()[unknown].Name())
+	}
+	for i, name := range [3]string{"tenant", "action", "payload"} {
+		if !seen[i] {
+			return id, nil, fmt.Errorf("missing %q", name)
+		}
+	}
+	if tenant.Kind != KindString {
+		return id, nil, fmt.Errorf("tenant: want a string, got %s", describeValue(tenant))
+	}
+	if action.Kind != KindString {
+		return id, nil, fmt.Errorf("action: want a string, got %s", describeValue(action))
+	}
+	ca, err := b.d.lookupActionValue(action)
+	if err != nil {
+		return id, nil, err
+	}
+	tenantJSON, err := b.d.tenantJSON(tenant)
+	if err != nil {
+		return id, nil, err
+	}
+	if payload.Kind == KindString {
+		text, _ := payload.Text()
+		if payload, err = parsePayload(&b.payload, []byte(text)); err != nil {
+			return id, nil, err
+		}
+	} else if payload.Kind != KindObject {
+		return id, nil, fmt.Errorf("payload: want a JSON object, got %s", describeValue(payload))
+	}
+	b.key, err = b.d.appendKeyValue(b.key[:0], ca, tenantJSON, payload)
+	return id, b.key, err
+}
+
+// appendID echoes an id in canonical form.
+func appendID(dst []byte, id Value) []byte {
+	switch {
+	case id.Kind == KindNumber, id.Kind == KindString && !id.escaped:
+		// Already canonical: unescaped strings hold no control characters.
+		return append(dst, id.Raw...)
+	}
+	out, err := AppendCanonical(dst, id.Interface())
+	if err != nil {
+		return append(dst, "null"...)
+	}
+	return out
+}

@@ -1,0 +1,261 @@
+package derive
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/idemcheck/idemcheck/derive/internal/pystr"
+)
+
+// RuleInput is what a rule sees of the field it normalizes. Its Values point
+// into buffers that are reused after the call: a rule must not keep them.
+type RuleInput struct {
+	Field   Field // the schema field: name, rule, type_field
+	Value   Value // the field's JSON value, exact
+	Payload Value // the whole payload object, to read a sibling such as Field.TypeField
+}
+
+// Sibling returns the payload field named name.
+func (in RuleInput) Sibling(name string) (Value, bool) { return in.Payload.Get(name) }
+
+// String returns the field's value if it is a JSON string, or an error naming
+// the kind it has instead.
+func (in RuleInput) String() (string, error) {
+	s, ok := in.Value.Text()
+	if !ok {
+		return "", fmt.Errorf("want a string, got %s", describeValue(in.Value))
+	}
+	return s, nil
+}
+
+// RuleFunc normalizes one field to the string that goes into the canonical
+// JSON. It must be deterministic and must refuse, not guess, when the input
+// is ambiguous.
+type RuleFunc func(in RuleInput) (string, error)
+
+// appendRuleFunc is the allocation-free form of a rule used by the batch
+// path: it appends the normalized value to dst and may use *scratch as
+// working space.
+type appendRuleFunc func(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error)
+
+type rule struct {
+	fn       RuleFunc
+	appendFn appendRuleFunc
+}
+
+var rules = map[string]rule{}
+
+// registerRule adds a normalization rule. Rules are registered from init
+// functions in this package (rules.go, rules_br.go), so a schema naming an
+// unknown rule fails at load time.
+func registerRule(name string, fn RuleFunc) {
+	if _, dup := rules[name]; dup {
+		panic("derive: rule registered twice: " + name)
+	}
+	rules[name] = rule{fn: fn, appendFn: func(dst []byte, in *RuleInput, _ *[]byte) ([]byte, error) {
+		s, err := fn(*in)
+		return append(dst, s...), err
+	}}
+}
+
+// registerAppendRule adds a rule written in append form; its RuleFunc form
+// is derived from it, so both paths give the same output.
+func registerAppendRule(name string, fn appendRuleFunc) {
+	registerRule(name, func(in RuleInput) (string, error) {
+		var scratch []byte
+		out, err := fn(nil, &in, &scratch)
+		return string(out), err
+	})
+	r := rules[name]
+	r.appendFn = fn
+	rules[name] = r
+}
+
+func lookupRule(name string) (RuleFunc, bool) {
+	r, ok := rules[name]
+	return r.fn, ok
+}
+
+// RuleNames returns the names of all known rules, sorted.
+func RuleNames() []string {
+	names := make([]string, 0, len(rules))
+	for n := range rules {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// NormalizeString applies the named rule to a bare string value, as if it
+// were a payload field holding that JSON string.
+func NormalizeString(rule, s string) (string, error) {
+	fn, ok := lookupRule(rule)
+	if !ok {
+		return "", fmt.Errorf("unknown rule %q (known: %s)", rule, strings.Join(RuleNames(), ", "))
+	}
+	raw, err := appendString(nil, s)
+	if err != nil {
+		return "", err
+	}
+	in := RuleInput{
+		Field:   Field{Name: "value", Rule: rule},
+		Value:   Value{Kind: KindString, Raw: raw, escaped: true},
+		Payload: Value{Kind: KindObject, Raw: []byte("{}")},
+	}
+	return fn(in)
+}
+
+func init() {
+	registerAppendRule("text", appendText)
+	registerAppendRule("cents", appendCents)
+	registerAppendRule("pix_key", appendPixKey)
+	registerAppendRule("trim", appendTrim)
+	registerAppendRule("trim_lower", appendTrimLower)
+}
+
+// pythonMaxIntDigits is CPython's default limit on int/str conversions
+// (sys.get_int_max_str_digits()); the reference fails beyond it.
+const pythonMaxIntDigits = 4300
+
+// appendText keeps strings as they are and writes JSON integers as their
+// decimal digits. Floats, booleans and null are refused: the reference would
+// hash str(2.0) == "2.0" or "True", which never matches the id it stands for.
+func appendText(dst []byte, in *RuleInput, _ *[]byte) ([]byte, error) {
+	switch in.Value.Kind {
+	case KindString:
+		return in.Value.appendText(dst), nil
+	case KindNumber:
+		if !in.Value.integer {
+			return dst, fmt.Errorf("want a string or an integer, got the non-integer number %s", in.Value.Raw)
+		}
+		return appendInteger(dst, in.Value.Raw)
+	}
+	return dst, fmt.Errorf("want a string or an integer, got %s", describeValue(in.Value))
+}
+
+// appendInteger writes a JSON integer literal as Python's str(int(lit)).
+func appendInteger(dst, lit []byte) ([]byte, error) {
+	digits := bytes.TrimPrefix(lit, []byte("-"))
+	if len(digits) > pythonMaxIntDigits {
+		return dst, fmt.Errorf("integer has %d digits, more than the %d Python converts", len(digits), pythonMaxIntDigits)
+	}
+	if len(digits) == 1 && digits[0] == '0' {
+		return append(dst, '0'), nil
+	}
+	return append(dst, lit...), nil
+}
+
+// stringArg appends the field's string to *scratch and returns it, or
+// refuses a value that is not a JSON string.
+func stringArg(in *RuleInput, scratch *[]byte) ([]byte, error) {
+	if in.Value.Kind != KindString {
+		return nil, fmt.Errorf("want a string, got %s", describeValue(in.Value))
+	}
+	*scratch = in.Value.appendText((*scratch)[:0])
+	return *scratch, nil
+}
+
+// appendPixKey: NFC, Python strip, Python lower; then an e-mail key (has
+// '@') is kept as is and any other key keeps only what str.isalnum() accepts;
+// finally NFC again if those steps broke it (see renormalize).
+func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
+	s, err := stringArg(in, scratch)
+	if err != nil {
+		return dst, err
+	}
+	if !belowCombining(s) && !norm.NFC.IsNormal(s) {
+		s = norm.NFC.Bytes(s)
+	}
+	start := len(dst)
+	dst = pystr.AppendLower(dst, pystr.Strip(s))
+	key := dst[start:]
+	if bytes.IndexByte(key, '@') >= 0 {
+		return renormalize(dst, start, scratch), nil
+	}
+	// Keep alphanumerics, compacting in place.
+	w := start
+	for r := 0; r < len(key); {
+		if c := key[r]; c < utf8.RuneSelf {
+			if asciiAlnum[c] {
+				dst[w] = c
+				w++
+			}
+			r++
+			continue
+		}
+		c, n := utf8.DecodeRune(key[r:])
+		if pystr.IsAlnum(c) {
+			w += copy(dst[w:], key[r:r+n])
+		}
+		r += n
+	}
+	return renormalize(dst[:w], start, scratch), nil
+}
+
+// belowCombining reports whether every rune of b is below U+0300, the first
+// combining mark: such text is always NFC, as nothing in it can compose.
+// Checking bytes suffices: U+0300 is the first rune whose UTF-8 lead byte is
+// 0xCC or above, and continuation bytes are below 0xC0.
+func belowCombining(b []byte) bool {
+	for _, c := range b {
+		if c >= 0xcc {
+			return false
+		}
+	}
+	return true
+}
+
+// renormalize applies NFC again to dst[start:] when lowercasing or dropping
+// characters left it unnormalized ("J\u030c" lowers to "j\u030c", which NFC
+// composes to "ǰ"; Hangul jamo separated by a dropped '-' compose to a
+// syllable). The reference stops before this step and so is not idempotent
+// for such input; a normalized key must normalize to itself.
+func renormalize(dst []byte, start int, scratch *[]byte) []byte {
+	if belowCombining(dst[start:]) || norm.NFC.IsNormal(dst[start:]) {
+		return dst
+	}
+	*scratch = norm.NFC.Append((*scratch)[:0], dst[start:]...)
+	return append(dst[:start], *scratch...)
+}
+
+var asciiAlnum = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = pystr.IsAlnum(rune(c))
+	}
+	return t
+}()
+
+// appendTrim removes Python str.strip() whitespace and nothing else.
+func appendTrim(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
+	s, err := stringArg(in, scratch)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, pystr.Strip(s)...), nil
+}
+
+// appendTrimLower strips and lowercases the way Python does.
+func appendTrimLower(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
+	s, err := stringArg(in, scratch)
+	if err != nil {
+		return dst, err
+	}
+	return pystr.AppendLower(dst, pystr.Strip(s)), nil
+}
+
+func describeValue(v Value) string {
+	switch v.Kind {
+	case KindBool, KindNull:
+		return string(v.Raw)
+	case KindNumber:
+		return "the number " + string(v.Raw)
+	case KindString:
+		return "a string"
+	}
+	return "an " + v.Kind.String()
+}
