@@ -54,6 +54,9 @@ func run(pass *analysis.Pass) (any, error) {
 	})
 	for _, f := range pkg.WithSinks() {
 		for _, sink := range f.Sinks {
+			if inboundDedup(sink) {
+				continue
+			}
 			var s slice
 			s.scan(f, sink.Value, helpers)
 			if s.keyed {
@@ -67,6 +70,15 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// inboundDedup reports sinks that deduplicate inbound messages
+// (dedupKey, MessageDeduplicationId) rather than key a request to a
+// provider: a content digest there is a fingerprint, and nobody outside
+// can use it to replay or pre-empt a charge.
+func inboundDedup(s keyflow.Sink) bool {
+	what := strings.ToLower(s.What)
+	return strings.Contains(what, "dedup") && !strings.Contains(what, "idem")
 }
 
 const keyedSummary = "\x00keyed"

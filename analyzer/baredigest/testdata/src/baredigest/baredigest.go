@@ -40,7 +40,14 @@ func idempotencyKeyFor(o Order) string {
 func fnvKey(o Order) string {
 	h := fnv.New64a() // want `bare fnv digest`
 	h.Write([]byte(o.ID))
-	dedupKey := strconv.FormatUint(h.Sum64(), 16)
+	idemKey := strconv.FormatUint(h.Sum64(), 16)
+	return idemKey
+}
+
+// An inbound-deduplication fingerprint is not a key sent to a provider.
+func inboundFingerprint(body []byte) string {
+	sum := sha256.Sum256(body)
+	dedupKey := hex.EncodeToString(sum[:])
 	return dedupKey
 }
 
