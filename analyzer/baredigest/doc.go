@@ -10,6 +10,6 @@
 // collisions forced. Use HMAC-SHA256 with a secret key read from the
 // environment. Digests that never reach a key (content checksums, cache
 // keys, ETags) are not reported, nor are digests keyed by a secret, nor
-content fingerprints used to deduplicate inbound messages (dedupKey,
-MessageDeduplicationId): those are never sent to a provider as a key.
+// content fingerprints used to deduplicate inbound messages (dedupKey,
+// MessageDeduplicationId): those are never sent to a provider as a key.
 package baredigest
