@@ -8,7 +8,7 @@
 //
 //	sources:          # extra per-attempt values (IDEM001)
 //	  - package: github.com/acme/ids
-//	    function: New.*
+//	    function: New.*  # package: github.com/acme/... covers sub-packages
 //	  - field: CorrelationID
 //	sinks:            # extra places that build a key (IDEM001, IDEM003-005)
 //	  - package: github.com/acme/pay
@@ -60,9 +60,9 @@ type Config struct {
 	tables  []*regexp.Regexp
 }
 
-// Pattern names a function or a field. Package is an exact import path
-// (empty: any package); Function and Field are regular expressions matched
-// against the whole name.
+// Pattern names a function or a field. Package is an import path (empty:
+// any package; a trailing "/..." includes sub-packages); Function and Field
+// are regular expressions matched against the whole name.
 type Pattern struct {
 	Package  string `yaml:"package" json:"package,omitempty"`
 	Function string `yaml:"function" json:"function,omitempty"`
@@ -158,12 +158,22 @@ func (p Pattern) FieldPattern() *regexp.Regexp { return p.field }
 
 // MatchFunc reports whether the function pkgPath.name matches p.
 func (p Pattern) MatchFunc(pkgPath, name string) bool {
-	return p.function != nil && (p.Package == "" || p.Package == pkgPath) && p.function.MatchString(name)
+	return p.function != nil && p.matchPackage(pkgPath) && p.function.MatchString(name)
 }
 
 // MatchField reports whether the field pkgPath.name matches p.
 func (p Pattern) MatchField(pkgPath, name string) bool {
-	return p.field != nil && (p.Package == "" || p.Package == pkgPath) && p.field.MatchString(name)
+	return p.field != nil && p.matchPackage(pkgPath) && p.field.MatchString(name)
+}
+
+// matchPackage compares import paths; like IDEM001's patterns, a trailing
+// "/..." also matches sub-packages.
+func (p Pattern) matchPackage(pkgPath string) bool {
+	if p.Package == "" || p.Package == pkgPath {
+		return true
+	}
+	prefix, ok := strings.CutSuffix(p.Package, "/...")
+	return ok && (pkgPath == prefix || strings.HasPrefix(pkgPath, prefix+"/"))
 }
 
 // Disabled reports whether rule id is turned off.

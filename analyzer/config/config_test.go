@@ -35,6 +35,13 @@ func TestParse(t *testing.T) {
 	if c.Sources[0].MatchFunc("github.com/acme/ids", "RenewID") {
 		t.Error("function patterns must match the whole name")
 	}
+	wild := Pattern{Package: "github.com/acme/...", Function: "Load"}
+	if err := wild.compile(); err != nil {
+		t.Fatal(err)
+	}
+	if !wild.MatchFunc("github.com/acme/store/pg", "Load") || !wild.MatchFunc("github.com/acme", "Load") || wild.MatchFunc("github.com/acmecorp", "Load") {
+		t.Error("trailing /... must match the package and its sub-packages only")
+	}
 	if !c.Sources[1].MatchField("any/pkg", "CorrelationID") {
 		t.Error("field pattern without package matches any package")
 	}
