@@ -94,23 +94,27 @@ type key struct {
 	path string
 }
 
-func (k key) sub(elem string) key { return key{k.root, clampPath(k.path + elem)} }
+// sub is the location of element elem of k. Locations deeper than
+// maxPathElems are dropped (the zero key, which holds nothing): recursive
+// structures then terminate, and a deep location is never merged with its
+// siblings, which would make findings up.
+func (k key) sub(elem string) key {
+	if k.root == nil || tooDeep(k.path+elem) {
+		return key{}
+	}
+	return key{k.root, k.path + elem}
+}
 
-const maxPathElems = 3
+const maxPathElems = 5
 
-// clampPath bounds access paths so recursive structures terminate; a
-// shortened path is an ancestor, which over-approximates.
-func clampPath(p string) string {
+func tooDeep(p string) bool {
 	n := 0
 	for i := 0; i < len(p); i++ {
 		if p[i] == '.' || p[i] == '[' || p[i] == '%' {
 			n++
-			if n > maxPathElems {
-				return p[:i]
-			}
 		}
 	}
-	return p
+	return n > maxPathElems
 }
 
 // isPrefixPath reports whether prefix is p or an ancestor of p.
@@ -363,7 +367,10 @@ func (e *engine) extend(l *label, rest string) *label {
 	if l.origin != nil || rest == "" {
 		return l
 	}
-	return e.paramLabel(l.fn, l.param, clampPath(l.path+rest))
+	if tooDeep(l.path + rest) {
+		return nil
+	}
+	return e.paramLabel(l.fn, l.param, l.path+rest)
 }
 
 // posn renders a position as "dir/file.go:line": short, and the same
@@ -448,7 +455,9 @@ func (e *engine) entriesUnder(k key) []entry {
 		case isPrefixPath(en.path, k.path):
 			out = append(out, entry{en.path[len(k.path):], en.l})
 		case isPrefixPath(k.path, en.path):
-			out = append(out, entry{"", e.extend(en.l, k.path[len(en.path):])})
+			if l := e.extend(en.l, k.path[len(en.path):]); l != nil {
+				out = append(out, entry{"", l})
+			}
 		}
 	}
 	return out

@@ -111,3 +111,39 @@ func fieldSensitive(req *http.Request, i Intent) {
 	i.Attempt++
 	req.Header.Set("Idempotency-Key", i.TenantID+":"+i.OrderID)
 }
+
+type APIResponse struct {
+	IdempotencyKey string
+	RequestID      string
+	RawJSON        []byte
+}
+
+type APIResource struct {
+	LastResponse *APIResponse
+}
+
+type Page struct {
+	APIResource
+	Data []string
+}
+
+func query() (*Page, error) { return &Page{}, nil }
+
+// Copying a response's own key next to its request id: the request id
+// does not leak into the sibling field, however deep the path.
+func copyLastResponse(page *Page) []*APIResponse {
+	lr := page.LastResponse
+	var out []*APIResponse
+	for range page.Data {
+		out = append(out, &APIResponse{IdempotencyKey: lr.IdempotencyKey, RequestID: lr.RequestID, RawJSON: lr.RawJSON})
+	}
+	return out
+}
+
+func getPage() []*APIResponse {
+	page, err := query()
+	if err != nil {
+		return nil
+	}
+	return copyLastResponse(page)
+}
