@@ -1,23 +1,298 @@
 package cmd
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/internal/ui"
+	"github.com/idemcheck/idemcheck/restarttest"
 )
 
 // RestartTestOptions are the parsed flags of `idemcheck restart-test`.
 type RestartTestOptions struct {
 	IO *iostreams.IOStreams
+
+	Handler          string
+	Deliver          string
+	MessageFile      string
+	SetupFile        string
+	ModelRepliesFile string
+	KillAt           []string
+	Rounds           int
+	Seed             int64
+	SeedSet          bool
+	MaxAttempts      int
+	Timeout          time.Duration
+	Backoff          time.Duration
+	ProviderFault    string
+	DSN              string
+	AllowRemote      bool
+	Keep             bool
+	Format           string
+
+	// Context, when set, replaces the interrupt-aware background context.
+	Context context.Context
 }
 
-// NewCmdRestartTest is a placeholder until issue 4 lands.
+// NewCmdRestartTest builds `idemcheck restart-test`.
 func NewCmdRestartTest(ios *iostreams.IOStreams, runF func(*RestartTestOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "restart-test",
+	opts := &RestartTestOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "restart-test --handler CMD --message FILE [--setup FILE] [flags]",
 		Short: "Kill a handler mid-flight, redeliver, and check the effect happened exactly once",
-		RunE: func(*cobra.Command, []string) error {
-			return UsageErrorf("restart-test is not implemented yet")
+		Long: `Run your handler (any language) against a real PostgreSQL and a fake payment
+provider, kill it at the points where real crashes happen, redeliver the same
+message, and check that the effect happened exactly once.
+
+The handler runs with sh -c in its own process group, once per delivery, with
+the message on stdin; exit 0 acknowledges it. With --deliver it is a server:
+idemcheck waits for the port, POSTs the message, and a 2xx acknowledges it.
+It gets DATABASE_URL (search_path set to a fresh schema), PGHOST PGPORT PGUSER
+PGDATABASE PGOPTIONS, PROVIDER_URL, MODEL_URL (with --model-replies) and
+IDEMPOTENCY_HMAC_KEY (a test secret).
+
+Kill points: request, response, after-response, db-write:N, time:DURATION,
+concurrent:N, random (with --rounds and --seed), none. Without --kill-at: a
+clean round, then request, response, after-response, db-write:N for every
+write the clean round made, and concurrent:2.
+
+Without --dsn, DATABASE_URL or PG* variables, a throwaway PostgreSQL is started
+from the installed server binaries.
+
+Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment error.`,
+		Example: `  idemcheck restart-test --handler 'go run ./testdata/restart/intent' \
+    --setup testdata/restart/intent/setup.sql --message testdata/restart/message.json
+  idemcheck restart-test --handler ./server --deliver http://127.0.0.1:8080/webhook \
+    --message msg.json --kill-at response --kill-at db-write:2 --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.SeedSet = c.Flags().Changed("seed")
+			if runF != nil {
+				return runF(opts)
+			}
+			return restartTestRun(opts)
 		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Handler, "handler", "", "handler command, run with sh -c (required)")
+	f.StringVar(&opts.Deliver, "deliver", "", "POST the message to this URL of the handler's server instead of stdin")
+	f.StringVar(&opts.MessageFile, "message", "", "message file delivered unchanged, - for stdin (required)")
+	f.StringVar(&opts.SetupFile, "setup", "", "SQL file applied inside the fresh schema every round")
+	f.StringVar(&opts.ModelRepliesFile, "model-replies", "", "file of fake model replies, one per line, cycling (enables MODEL_URL)")
+	f.StringArrayVar(&opts.KillAt, "kill-at", nil, "kill point of a round, repeatable (default: the learned plan)")
+	f.IntVar(&opts.Rounds, "rounds", 5, "number of random rounds with --kill-at random")
+	f.Int64Var(&opts.Seed, "seed", 0, "seed of --kill-at random (default: from the clock, printed)")
+	f.IntVar(&opts.MaxAttempts, "max-attempts", 3, "deliveries of the message per round until acknowledged")
+	f.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time limit of one attempt")
+	f.DurationVar(&opts.Backoff, "backoff", 100*time.Millisecond, "wait before the first redelivery (doubles after)")
+	f.StringVar(&opts.ProviderFault, "provider-fault", "", "fake provider fault: 500-once or delay:DURATION")
+	f.StringVar(&opts.DSN, "dsn", "", "PostgreSQL DSN (default DATABASE_URL, PG* variables, else an embedded server)")
+	f.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a database that is not on loopback or a unix socket")
+	f.BoolVar(&opts.Keep, "keep", false, "keep the schema after the run, to inspect it")
+	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func restartTestRun(opts *RestartTestOptions) error {
+	cfg, err := restartTestConfig(opts)
+	if err != nil {
+		return err
+	}
+	ctx := opts.Context
+	if ctx == nil {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		// A closed stdout (| head) must end in cleanup, not in death by
+		// SIGPIPE with the embedded server's directory left behind.
+		sigpipe := make(chan os.Signal, 1)
+		signal.Notify(sigpipe, syscall.SIGPIPE)
+		defer signal.Stop(sigpipe)
+	}
+	progress := newProgress(opts.IO)
+	defer progress.clear()
+
+	if cfg.DSN == "" {
+		progress.show("starting an embedded PostgreSQL…")
+		pg, err := restarttest.StartEmbedded(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return UsageErrorf("interrupted")
+			}
+			return UsageErrorf("%v", err)
+		}
+		defer pg.Stop()
+		cfg.DSN = pg.DSN()
+	}
+	cfg.Progress = func(round, total int, label string) {
+		progress.show(fmt.Sprintf("round %d/%d: %s…", round, total, label))
+	}
+	rep, err := restarttest.Run(ctx, cfg)
+	progress.clear()
+	if err != nil {
+		if ctx.Err() != nil {
+			return UsageErrorf("interrupted: handlers stopped, schema dropped")
+		}
+		return UsageErrorf("%v", err)
+	}
+	if err := writeRestartReport(opts, rep); err != nil {
+		return err
+	}
+	if rep.Verdict != restarttest.VerdictPass {
+		return ErrFindings
+	}
+	return nil
+}
+
+func writeRestartReport(opts *RestartTestOptions, rep *restarttest.Report) error {
+	if opts.Format == "json" {
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(rep)
+	}
+	return restarttest.WriteText(opts.IO.Out, rep, ui.New(opts.IO.Out, opts.IO.ColorEnabled()))
+}
+
+// restartTestConfig validates the flags and reads the files.
+func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
+	var cfg restarttest.Config
+	switch {
+	case strings.TrimSpace(opts.Handler) == "":
+		return cfg, UsageErrorf("--handler is required: the command that handles one delivery")
+	case opts.MessageFile == "":
+		return cfg, UsageErrorf("--message is required: the file delivered to the handler")
+	case opts.Format != "text" && opts.Format != "json":
+		return cfg, UsageErrorf("unknown --format %q: want text or json", opts.Format)
+	case opts.MaxAttempts < 1:
+		return cfg, UsageErrorf("--max-attempts must be at least 1")
+	case opts.Timeout <= 0:
+		return cfg, UsageErrorf("--timeout must be positive")
+	case opts.Backoff < 0:
+		return cfg, UsageErrorf("--backoff must not be negative")
+	case opts.Rounds < 1:
+		return cfg, UsageErrorf("--rounds must be at least 1")
+	}
+	msg, err := readInput(opts.IO.In, opts.MessageFile)
+	if err != nil {
+		return cfg, UsageErrorf("--message: %v", err)
+	}
+	cfg = restarttest.Config{
+		Handler:     opts.Handler,
+		DeliverURL:  opts.Deliver,
+		Message:     msg,
+		Rounds:      opts.Rounds,
+		Seed:        opts.Seed,
+		MaxAttempts: opts.MaxAttempts,
+		Timeout:     opts.Timeout,
+		Backoff:     opts.Backoff,
+		Keep:        opts.Keep,
+	}
+	if opts.Backoff == 0 {
+		cfg.Backoff = time.Millisecond
+	}
+	if opts.SetupFile != "" {
+		setup, err := os.ReadFile(opts.SetupFile)
+		if err != nil {
+			return cfg, UsageErrorf("--setup: %v", unwrapPathError(err))
+		}
+		cfg.Setup = string(setup)
+	}
+	if opts.ModelRepliesFile != "" {
+		data, err := os.ReadFile(opts.ModelRepliesFile)
+		if err != nil {
+			return cfg, UsageErrorf("--model-replies: %v", unwrapPathError(err))
+		}
+		cfg.ModelReplies = restarttest.ParseModelReplies(data)
+		if len(cfg.ModelReplies) == 0 {
+			return cfg, UsageErrorf("--model-replies: %s has no reply lines", opts.ModelRepliesFile)
+		}
+	}
+	random := false
+	for _, s := range opts.KillAt {
+		kp, err := restarttest.ParseKillPoint(s)
+		if err != nil {
+			return cfg, UsageErrorf("--kill-at: %v", err)
+		}
+		random = random || kp.Kind == restarttest.KillRandom
+		cfg.KillPoints = append(cfg.KillPoints, kp)
+	}
+	if random && !opts.SeedSet {
+		cfg.Seed = time.Now().UnixNano() % 1_000_000
+	}
+	if cfg.Fault, err = restarttest.ParseProviderFault(opts.ProviderFault); err != nil {
+		return cfg, UsageErrorf("--provider-fault: %v", err)
+	}
+	if opts.Deliver != "" && !strings.HasPrefix(opts.Deliver, "http://") {
+		return cfg, UsageErrorf("bad --deliver URL %q: want http://127.0.0.1:PORT/path", opts.Deliver)
+	}
+	dsn, fromEnv := opts.DSN, opts.DSN != ""
+	if !fromEnv {
+		dsn, fromEnv = restarttest.DSNFromEnv()
+	}
+	if fromEnv {
+		if err := restarttest.CheckLoopback(dsn); err != nil && !opts.AllowRemote {
+			return cfg, UsageErrorf("%v", err)
+		}
+		if dsn == "" {
+			// Only PG* variables: spell them out so the harness and the
+			// handler see the same server.
+			dsn = "postgres://"
+		}
+		cfg.DSN = dsn
+	}
+	return cfg, nil
+}
+
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(stdin)
+	}
+	b, err := os.ReadFile(name)
+	return b, unwrapPathError(err)
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
+}
+
+// progress draws one rewritable line on stderr when it is a terminal.
+type progress struct {
+	w     io.Writer
+	on    bool
+	drawn bool
+}
+
+func newProgress(ios *iostreams.IOStreams) *progress {
+	return &progress{w: ios.ErrOut, on: ios.IsStderrTTY()}
+}
+
+func (p *progress) show(s string) {
+	if !p.on {
+		return
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%s", s)
+	p.drawn = true
+}
+
+func (p *progress) clear() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drawn = false
 	}
 }

@@ -1,0 +1,195 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/restarttest"
+)
+
+func runRestartTest(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	ios.SetStderrTTY(true) // draw the progress line
+	root := NewRootCmd("test", ios)
+	root.SetArgs(append([]string{"restart-test"}, args...))
+	err := root.Execute()
+	if err != nil {
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Err != nil {
+			errOut.WriteString("idemcheck: " + oneLine(err.Error()) + "\n")
+		}
+	}
+	return exitCode(err), out.String(), errOut.String()
+}
+
+// clearDatabaseEnv makes "no DSN at all" true for the test.
+func clearDatabaseEnv(t *testing.T) {
+	for _, v := range []string{"DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"} {
+		t.Setenv(v, "")
+	}
+}
+
+func TestRestartTestUsageErrors(t *testing.T) {
+	clearDatabaseEnv(t)
+	msg := filepath.Join("..", "testdata", "restart", "message.json")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--message", msg}, "--handler is required"},
+		{[]string{"--handler", "true"}, "--message is required"},
+		{[]string{"--handler", "true", "--message", "/nonexistent.json"}, "--message: /nonexistent.json: no such file"},
+		{[]string{"--handler", "true", "--message", msg, "--kill-at", "explode"}, `unknown kill point "explode"`},
+		{[]string{"--handler", "true", "--message", msg, "--kill-at", "db-write:0"}, "db-write:N with N ≥ 1"},
+		{[]string{"--handler", "true", "--message", msg, "--format", "xml"}, `unknown --format "xml"`},
+		{[]string{"--handler", "true", "--message", msg, "--provider-fault", "503"}, "unknown provider fault"},
+		{[]string{"--handler", "true", "--message", msg, "--dsn", "postgres://u@db.example.com/prod"}, "not loopback"},
+		{[]string{"--handler", "true", "--message", msg, "--deliver", "ftp://x"}, "bad --deliver URL"},
+		{[]string{"--handler", "true", "--message", msg, "--setup", "/nonexistent.sql"}, "--setup: /nonexistent.sql"},
+		{[]string{"--handler", "true", "--message", msg, "--timeout", "0s"}, "--timeout must be positive"},
+		{[]string{"--handler", "true", "--message", msg, "--bogus"}, "unknown flag"},
+	}
+	for _, tc := range cases {
+		code, _, stderr := runRestartTest(t, tc.args...)
+		if code != ExitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+		if strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: error is not one line: %q", tc.args, stderr)
+		}
+	}
+}
+
+func TestRestartTestRefusesRemoteDatabaseURL(t *testing.T) {
+	clearDatabaseEnv(t)
+	t.Setenv("DATABASE_URL", "postgres://app@10.1.2.3:5432/prod")
+	code, _, stderr := runRestartTest(t, "--handler", "true", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
+	if code != ExitUsage || !strings.Contains(stderr, "--allow-remote") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
+
+// databaseArgs returns no flag when the embedded server can be used (the
+// quick start's path), else --dsn from IDEMCHECK_TEST_DATABASE.
+func databaseArgs(t *testing.T) []string {
+	t.Helper()
+	clearDatabaseEnv(t)
+	if _, err := restarttest.FindServerBinaries(); err == nil {
+		return nil
+	}
+	if dsn := os.Getenv("IDEMCHECK_TEST_DATABASE"); dsn != "" {
+		return []string{"--dsn", dsn}
+	}
+	t.Skip("no PostgreSQL server binaries and no IDEMCHECK_TEST_DATABASE")
+	return nil
+}
+
+func buildExample(t *testing.T, name string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command("go", "build", "-o", out, "./testdata/restart/"+name)
+	cmd.Dir = ".."
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build %s: %v\n%s", name, err, b)
+	}
+	return out
+}
+
+func exampleArgs(t *testing.T, name string) []string {
+	dir := filepath.Join("..", "testdata", "restart")
+	return append(databaseArgs(t),
+		"--handler", buildExample(t, name),
+		"--setup", filepath.Join(dir, name, "setup.sql"),
+		"--message", filepath.Join(dir, "message.json"),
+		"--backoff", "30ms", "--max-attempts", "4")
+}
+
+// The README's quick start: uuidkey fails, intent passes.
+func TestRestartTestQuickStartUUIDKeyFailsAsJSON(t *testing.T) {
+	code, stdout, stderr := runRestartTest(t, append(exampleArgs(t, "uuidkey"), "--format", "json")...)
+	if code != ExitFinding {
+		t.Fatalf("exit %d, want 1\nstderr: %s", code, stderr)
+	}
+	var rep struct {
+		Version int    `json:"version"`
+		Verdict string `json:"verdict"`
+		Summary string `json:"summary"`
+		Learned struct {
+			Writes         int `json:"writes"`
+			EffectRequests int `json:"effect_requests"`
+		} `json:"learned"`
+		Rounds []struct {
+			KillPoint string `json:"kill_point"`
+			Passed    bool   `json:"passed"`
+			Attempts  []struct {
+				Outcome string `json:"outcome"`
+			} `json:"attempts"`
+			EffectRequests []struct {
+				IdempotencyKey string `json:"idempotency_key"`
+				Result         string `json:"result"`
+			} `json:"effect_requests"`
+			Checks []struct {
+				Name   string `json:"name"`
+				Passed bool   `json:"passed"`
+				Detail string `json:"detail"`
+			} `json:"checks"`
+		} `json:"rounds"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("stdout is not the JSON report: %v\n%s", err, stdout)
+	}
+	if rep.Version != 1 || rep.Verdict != "fail" || !strings.HasPrefix(rep.Summary, "FAIL ") || rep.Learned.EffectRequests != 1 {
+		t.Errorf("report head: %+v", rep)
+	}
+	found := false
+	for _, r := range rep.Rounds {
+		if r.KillPoint != "response" {
+			continue
+		}
+		found = true
+		if len(r.Checks) != 5 || len(r.EffectRequests) != 2 || r.Attempts[0].Outcome != "killed" {
+			t.Errorf("response round: %+v", r)
+		}
+		for _, c := range r.Checks {
+			if (c.Name == "key-stable" || c.Name == "effect-once") == c.Passed {
+				t.Errorf("response round check %s passed=%v (%s)", c.Name, c.Passed, c.Detail)
+			}
+		}
+	}
+	if !found {
+		t.Error("no response round")
+	}
+	if !strings.Contains(stderr, "round 1/") {
+		t.Errorf("no progress line on stderr: %q", stderr)
+	}
+}
+
+func TestRestartTestQuickStartIntentPasses(t *testing.T) {
+	code, stdout, stderr := runRestartTest(t, exampleArgs(t, "intent")...)
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0\n%s\nstderr: %s", code, stdout, stderr)
+	}
+	for _, want := range []string{"round 1  clean (no kill)  PASS", "kill at response", "✓ effect-once", "PASS 8/8 rounds"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("text output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "\x1b[") {
+		t.Error("styled output on a non-terminal")
+	}
+}
+
+func TestRestartTestHandlerNotFound(t *testing.T) {
+	args := append(databaseArgs(t), "--handler", "/nonexistent/handler", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
+	code, _, stderr := runRestartTest(t, args...)
+	if code != ExitUsage || !strings.Contains(stderr, "handler not found") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,15 @@
+//go:build unix
+
+package restarttest
+
+import (
+	"os"
+	"syscall"
+)
+
+func statUID(st os.FileInfo) uint32 {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return s.Uid
+	}
+	return 0
+}

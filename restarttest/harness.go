@@ -1,0 +1,349 @@
+package restarttest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config describes one restart-test run.
+type Config struct {
+	Handler      string   // shell command, run with `sh -c`
+	DeliverURL   string   // when set, Handler is a server and the message is POSTed here
+	Message      []byte   // delivered unchanged
+	Setup        string   // SQL applied inside the fresh schema every round
+	ModelReplies []string // when non-nil, a fake model runs at MODEL_URL
+
+	KillPoints  []KillPoint // empty: the default plan
+	Rounds      int         // with a `random` kill point: how many random rounds
+	Seed        int64       // with a `random` kill point
+	MaxAttempts int         // deliveries per message, default 3
+	Timeout     time.Duration
+	Backoff     time.Duration // before the first redelivery; doubles after
+	Fault       ProviderFault
+
+	DSN  string // libpq DSN of a loopback PostgreSQL; see CheckLoopback
+	Keep bool   // keep the schema after the run
+
+	// Env is the base environment of the handler (default os.Environ()).
+	Env []string
+	// Progress, when set, is called before each round.
+	Progress func(round, total int, label string)
+}
+
+// EnvError is a harness or environment failure (handler not found, database
+// unreachable): the run has no verdict.
+type EnvError struct{ Err error }
+
+func (e *EnvError) Error() string { return e.Err.Error() }
+func (e *EnvError) Unwrap() error { return e.Err }
+
+func envErrorf(format string, args ...any) error {
+	return &EnvError{Err: fmt.Errorf(format, args...)}
+}
+
+func (c *Config) withDefaults() {
+	if c.MaxAttempts <= 0 {
+		c.MaxAttempts = 3
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 30 * time.Second
+	}
+	if c.Backoff <= 0 {
+		c.Backoff = 100 * time.Millisecond
+	}
+	if c.Env == nil {
+		c.Env = os.Environ()
+	}
+	if c.Rounds <= 0 {
+		c.Rounds = 5
+	}
+}
+
+// harness holds what lives for the whole run.
+type harness struct {
+	cfg        Config
+	db         *database
+	prov       *provider
+	model      *fakeModel
+	msgFile    string
+	hmacKey    string
+	env        []string
+	learned    Learned
+	learnedOK  bool
+	cleanMS    int64
+	roundMu    sync.Mutex
+	round      *roundState
+	deliverSrv *server
+	marker     string // NAME=VALUE put in every handler's environment
+}
+
+// runMarkerEnv marks the environment of every handler process, so that what
+// escapes the process group can still be found and killed.
+const runMarkerEnv = "IDEMCHECK_RUN_ID"
+
+// Run executes the run described by cfg. A harness or environment failure is
+// returned as an *EnvError (or the context's error); failed checks are not
+// errors, they are in the Report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	cfg.withDefaults()
+	if err := supported(); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	if strings.TrimSpace(cfg.Handler) == "" {
+		return nil, envErrorf("no handler command")
+	}
+	h := &harness{cfg: cfg, hmacKey: "idemcheck-test-secret-" + randomHex(16)}
+	h.marker = runMarkerEnv + "=" + randomHex(8)
+	defer sweepMarked(h.marker)
+
+	msg, err := os.CreateTemp("", "idemcheck-message-")
+	if err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	h.msgFile = msg.Name()
+	defer os.Remove(h.msgFile)
+	_, err = msg.Write(cfg.Message)
+	if cerr := msg.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, &EnvError{Err: err}
+	}
+
+	db, err := openDatabase(ctx, cfg.DSN, h.onWrite)
+	if err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	h.db = db
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = db.close(cctx, cfg.Keep)
+	}()
+
+	if h.prov, err = startProvider(cfg.Fault); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	defer h.prov.close()
+	if cfg.ModelReplies != nil {
+		if h.model, err = startModel(cfg.ModelReplies); err != nil {
+			return nil, &EnvError{Err: err}
+		}
+		defer h.model.close()
+	}
+	h.env = h.handlerEnv()
+	if cfg.DeliverURL != "" {
+		if h.deliverSrv, err = newServer(cfg.Handler, cfg.DeliverURL, h.env); err != nil {
+			return nil, &EnvError{Err: err}
+		}
+		defer h.deliverSrv.stop()
+	}
+
+	rep := &Report{
+		Version: ReportVersion,
+		Handler: cfg.Handler,
+		Deliver: cfg.DeliverURL,
+		Schema:  db.schema,
+		Kept:    cfg.Keep,
+	}
+	plan, random := h.initialPlan()
+	if random {
+		seed := cfg.Seed
+		rep.Seed = &seed
+	}
+	for i := 0; i < len(plan); i++ {
+		if cfg.Progress != nil {
+			cfg.Progress(i+1, len(plan), plan[i].Label())
+		}
+		round, err := h.runRound(ctx, i+1, plan[i])
+		if err != nil {
+			return nil, err
+		}
+		rep.Rounds = append(rep.Rounds, round)
+		if plan[i].Kind == KillNone && !h.learnedOK {
+			h.learn(round)
+			plan = h.expandPlan(plan, random)
+		}
+	}
+	rep.Learned = h.learned
+	if rep.Learned.Endpoints == nil {
+		rep.Learned.Endpoints = []string{}
+	}
+	finishReport(rep)
+	return rep, nil
+}
+
+// initialPlan is the explicit --kill-at list, or a clean round that the
+// default or random plan grows from once it has learned the handler.
+func (h *harness) initialPlan() (plan []KillPoint, random bool) {
+	for _, k := range h.cfg.KillPoints {
+		if k.Kind == KillRandom {
+			random = true
+		}
+	}
+	if len(h.cfg.KillPoints) == 0 || random {
+		return []KillPoint{{Kind: KillNone}}, random
+	}
+	return append([]KillPoint(nil), h.cfg.KillPoints...), false
+}
+
+// expandPlan adds the learned rounds after the clean round.
+func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
+	if len(h.cfg.KillPoints) > 0 && !random {
+		return plan
+	}
+	candidates := []KillPoint{{Kind: KillRequest}, {Kind: KillResponse}, {Kind: KillAfterResponse}}
+	for n := 1; n <= h.learned.Writes; n++ {
+		candidates = append(candidates, KillPoint{Kind: KillDBWrite, N: n})
+	}
+	if !random {
+		return append(plan, append(candidates, KillPoint{Kind: KillConcurrent, N: 2})...)
+	}
+	// Kill points named next to `random` run first, as given.
+	for _, k := range h.cfg.KillPoints {
+		if k.Kind != KillRandom && k.Kind != KillNone {
+			plan = append(plan, k)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(h.cfg.Seed), 0x1dec4ec))
+	maxDelay := max(h.cleanMS, 20)
+	for i := 0; i < h.cfg.Rounds; i++ {
+		switch pick := rng.IntN(len(candidates) + 2); {
+		case pick < len(candidates):
+			plan = append(plan, candidates[pick])
+		case pick == len(candidates):
+			d := time.Duration(1+rng.Int64N(maxDelay)) * time.Millisecond
+			plan = append(plan, KillPoint{Kind: KillTime, Delay: d})
+		default:
+			plan = append(plan, KillPoint{Kind: KillConcurrent, N: 2})
+		}
+	}
+	return plan
+}
+
+// learn records what a clean delivery does: its writes and effect requests.
+func (h *harness) learn(r Round) {
+	h.learnedOK = true
+	h.cleanMS = r.DurationMS
+	for _, a := range r.Attempts {
+		h.learned.Writes = max(h.learned.Writes, a.Writes)
+	}
+	h.learned.EffectRequests = len(r.EffectRequests)
+	h.learned.Endpoints = endpointsOf(r.EffectRequests)
+}
+
+// handlerEnv is the environment of every handler process.
+func (h *harness) handlerEnv() []string {
+	drop := map[string]bool{"DATABASE_URL": true, "PROVIDER_URL": true, "MODEL_URL": true, "IDEMPOTENCY_HMAC_KEY": true}
+	var env []string
+	for _, kv := range h.cfg.Env {
+		name, _, _ := strings.Cut(kv, "=")
+		if drop[name] || name == runMarkerEnv || strings.HasPrefix(name, "PG") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, h.db.handlerEnv()...)
+	env = append(env, "PROVIDER_URL="+h.prov.URL(), "IDEMPOTENCY_HMAC_KEY="+h.hmacKey, h.marker)
+	if h.model != nil {
+		env = append(env, "MODEL_URL="+h.model.URL())
+	}
+	return env
+}
+
+// onWrite is called by the listener for every committed writing
+// transaction in the schema.
+func (h *harness) onWrite(uint32) {
+	h.roundMu.Lock()
+	rs := h.round
+	h.roundMu.Unlock()
+	if rs != nil {
+		rs.onWrite()
+	}
+}
+
+func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round, error) {
+	if err := ctx.Err(); err != nil {
+		return Round{}, err
+	}
+	if err := h.db.resetSchema(ctx, h.cfg.Setup); err != nil {
+		if ctx.Err() != nil {
+			return Round{}, ctx.Err()
+		}
+		return Round{}, &EnvError{Err: err}
+	}
+	rs := newRoundState(h, kp)
+	h.roundMu.Lock()
+	h.round = rs
+	h.roundMu.Unlock()
+	h.prov.reset(rs)
+	if h.model != nil {
+		h.model.reset()
+	}
+
+	deliveries := 1
+	if kp.Kind == KillConcurrent {
+		deliveries = kp.N
+	}
+	var wg sync.WaitGroup
+	for d := 1; d <= deliveries; d++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rs.deliverUntilAcked(ctx, d)
+		}()
+	}
+	wg.Wait()
+	if h.deliverSrv != nil {
+		h.deliverSrv.stop()
+	}
+	escaped := sweepMarked(h.marker)
+	// Writes committed just before a kill are notified just after it.
+	h.db.listen.Sync(ctx)
+	if rs.envError != nil {
+		return Round{}, rs.envError
+	}
+	round := rs.result(index)
+	round.EscapedProcesses = escaped
+	h.roundMu.Lock()
+	h.round = nil
+	h.roundMu.Unlock()
+	h.prov.reset(nil)
+	if err := ctx.Err(); err != nil {
+		return Round{}, err
+	}
+	if h.model != nil {
+		round.ModelCalls = h.model.callCount()
+	}
+	round.Checks = runChecks(&round, h.learned.Endpoints)
+	round.Passed = allPassed(round.Checks)
+	if err := h.environmentFailure(index, round); err != nil {
+		return Round{}, err
+	}
+	return round, nil
+}
+
+// environmentFailure turns "the handler could not even be found" on the
+// very first attempt into a harness error: there is nothing to test.
+func (h *harness) environmentFailure(index int, r Round) error {
+	if index != 1 || len(r.Attempts) == 0 {
+		return nil
+	}
+	a := r.Attempts[0]
+	if a.Outcome == OutcomeError && h.cfg.DeliverURL == "" {
+		return envErrorf("handler could not be started: %s", a.Error)
+	}
+	if a.ExitCode != nil && (*a.ExitCode == 127 || *a.ExitCode == 126) {
+		detail := lastLine(a.Stderr)
+		if detail == "" {
+			detail = fmt.Sprintf("sh exited %d", *a.ExitCode)
+		}
+		return envErrorf("handler not found or not executable: %s", detail)
+	}
+	return nil
+}

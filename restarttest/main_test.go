@@ -1,0 +1,172 @@
+package restarttest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The tests talk to a real PostgreSQL: IDEMCHECK_TEST_DATABASE (a libpq URL,
+// or empty to use the PG* variables), else an embedded server started from
+// the installed binaries for the whole package.
+var (
+	testDSN      string
+	testDSNError error
+	handlersDir  string
+	buildMu      sync.Mutex
+	built        = map[string]string{}
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serverModeEnv) != "" {
+		os.Exit(runTestServer())
+	}
+	var pg *Embedded
+	if v, ok := os.LookupEnv("IDEMCHECK_TEST_DATABASE"); ok {
+		testDSN = v
+		if v == "" {
+			testDSN = "postgres://"
+		}
+	} else {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		var err error
+		pg, err = StartEmbedded(ctx)
+		cancel()
+		if err != nil {
+			testDSNError = err
+		} else {
+			testDSN = pg.DSN()
+		}
+	}
+	dir, err := os.MkdirTemp("", "idemcheck-handlers-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	handlersDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	pg.Stop()
+	os.Exit(code)
+}
+
+// dsn returns the test database, skipping when there is none at all.
+func dsn(t testing.TB) string {
+	t.Helper()
+	if testDSNError != nil {
+		t.Skipf("no PostgreSQL: set IDEMCHECK_TEST_DATABASE or install the server binaries: %v", testDSNError)
+	}
+	return testDSN
+}
+
+// handler builds testdata/restart/<name> once and returns its path.
+func handler(t testing.TB, name string) string {
+	t.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if p, ok := built[name]; ok {
+		return p
+	}
+	out := filepath.Join(handlersDir, name)
+	cmd := exec.Command("go", "build", "-o", out, "./testdata/restart/"+name)
+	cmd.Dir = ".."
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build %s: %v\n%s", name, err, b)
+	}
+	built[name] = out
+	return out
+}
+
+func readTestdata(t testing.TB, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "restart", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// exampleConfig is a run of a bundled example handler with short backoffs.
+func exampleConfig(t testing.TB, name string) Config {
+	return Config{
+		Handler:      handler(t, name),
+		Message:      readTestdata(t, "message.json"),
+		Setup:        string(readTestdata(t, name+"/setup.sql")),
+		ModelReplies: ParseModelReplies(readTestdata(t, "model-replies.txt")),
+		MaxAttempts:  4,
+		Timeout:      20 * time.Second,
+		Backoff:      30 * time.Millisecond,
+		DSN:          dsn(t),
+	}
+}
+
+func run(t *testing.T, cfg Config) *Report {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return rep
+}
+
+func roundAt(t *testing.T, rep *Report, kill string) Round {
+	t.Helper()
+	for _, r := range rep.Rounds {
+		if r.KillPoint == kill {
+			return r
+		}
+	}
+	t.Fatalf("no round with kill point %s in %v", kill, killPoints(rep))
+	return Round{}
+}
+
+func killPoints(rep *Report) []string {
+	var out []string
+	for _, r := range rep.Rounds {
+		out = append(out, r.KillPoint)
+	}
+	return out
+}
+
+func check(r Round, name string) Check {
+	for _, c := range r.Checks {
+		if c.Name == name {
+			return c
+		}
+	}
+	return Check{Name: name}
+}
+
+// failedChecks lists "kill-point/check" for every failed check of the run.
+func failedChecks(rep *Report) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range rep.Rounds {
+		for _, c := range r.Checks {
+			if !c.Passed {
+				out[r.KillPoint+"/"+c.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+func dumpOnFailure(t *testing.T, rep *Report) {
+	t.Helper()
+	if t.Failed() {
+		var b = new(stringsBuilder)
+		_ = WriteText(b, rep, nil)
+		t.Log("\n" + b.String())
+	}
+}
+
+type stringsBuilder struct{ b []byte }
+
+func (s *stringsBuilder) Write(p []byte) (int, error) { s.b = append(s.b, p...); return len(p), nil }
+func (s *stringsBuilder) String() string              { return string(s.b) }

@@ -1,0 +1,425 @@
+package restarttest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// liveProcesses returns the processes, not zombies, whose pid is in pids
+// or whose process group is in pgids.
+func liveProcesses(t *testing.T, pids, pgids []int) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc: cannot look for orphans")
+	}
+	var live []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces, so split
+		// after its closing parenthesis.
+		rest := string(stat[bytes.LastIndexByte(stat, ')')+2:])
+		f := strings.Fields(rest)
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		pgrp, _ := strconv.Atoi(f[2])
+		if containsInt(pids, pid) || containsInt(pgids, pgrp) {
+			live = append(live, fmt.Sprintf("pid %d pgrp %d: %s", pid, pgrp, strings.TrimSpace(string(stat[:bytes.LastIndexByte(stat, ')')+1]))))
+		}
+	}
+	return live
+}
+
+func containsInt(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func readInts(t *testing.T, path string) []int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("handler did not record its processes: %v", err)
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// A handler that spawns sleeping grandchildren is killed as a whole group,
+// at a kill point, at the timeout, and when it exits leaving a background
+// job: after the run nothing it started is alive.
+func TestNoOrphans(t *testing.T) {
+	dir := t.TempDir()
+	pids, pgids := filepath.Join(dir, "pids"), filepath.Join(dir, "pgids")
+	record := fmt.Sprintf("echo $$ >> %s; sleep 300 & echo $! >> %s; (sleep 301 & echo $! >> %s); cat > /dev/null;", pgids, pids, pids)
+	cases := []struct {
+		name, handler string
+		kill          []KillPoint
+	}{
+		{"killed at time:150ms then timeout", record + " sleep 300", []KillPoint{{Kind: KillTime, Delay: 150 * time.Millisecond}}},
+		{"exit 0 with a background job", record + " exit 0", []KillPoint{{Kind: KillNone}}},
+	}
+	if _, err := exec.LookPath("setsid"); err == nil && runtime.GOOS == "linux" {
+		escape := fmt.Sprintf("echo $$ >> %s; setsid sleep 302 & echo $! >> %s; sleep 0.2; exit 0", pgids, pids)
+		cases = append(cases, struct {
+			name, handler string
+			kill          []KillPoint
+		}{"escaped with setsid", escape, []KillPoint{{Kind: KillNone}}})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(pids)
+			os.Remove(pgids)
+			rep := run(t, Config{
+				Handler:     tc.handler,
+				Message:     []byte(`{}`),
+				KillPoints:  tc.kill,
+				MaxAttempts: 2,
+				Timeout:     700 * time.Millisecond,
+				Backoff:     10 * time.Millisecond,
+				DSN:         dsn(t),
+			})
+			spawned := readInts(t, pids)
+			if len(spawned) == 0 {
+				t.Fatal("handler spawned nothing")
+			}
+			if live := liveProcesses(t, spawned, readInts(t, pgids)); len(live) > 0 {
+				t.Errorf("orphans after the run:\n%s", strings.Join(live, "\n"))
+			}
+			if len(rep.Rounds) != 1 || len(rep.Rounds[0].Attempts) == 0 {
+				t.Fatalf("rounds %+v", rep.Rounds)
+			}
+			if strings.Contains(tc.name, "setsid") && rep.Rounds[0].EscapedProcesses != 1 {
+				t.Errorf("escaped_processes = %d, want 1", rep.Rounds[0].EscapedProcesses)
+			}
+		})
+	}
+}
+
+func TestHangingHandlerIsReportedNotWaitedFor(t *testing.T) {
+	start := time.Now()
+	rep := run(t, Config{
+		Handler:     "sleep 300",
+		Message:     []byte(`{}`),
+		KillPoints:  []KillPoint{{Kind: KillNone}},
+		MaxAttempts: 2,
+		Timeout:     300 * time.Millisecond,
+		Backoff:     10 * time.Millisecond,
+		DSN:         dsn(t),
+	})
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("run took %s with a 300ms timeout", took)
+	}
+	r := rep.Rounds[0]
+	if len(r.Attempts) != 2 {
+		t.Fatalf("%d attempts, want 2", len(r.Attempts))
+	}
+	for _, a := range r.Attempts {
+		if a.Outcome != OutcomeTimeout {
+			t.Errorf("attempt %d outcome %s, want timeout", a.Index, a.Outcome)
+		}
+	}
+	if acked := check(r, CheckAcked); acked.Passed || !strings.Contains(acked.Detail, "timed out") {
+		t.Errorf("acked = %+v", acked)
+	}
+	if rep.Verdict != VerdictFail {
+		t.Errorf("verdict %s", rep.Verdict)
+	}
+}
+
+// A handler that floods its output with binary garbage and crashes is
+// reported with a bounded, printable tail.
+func TestFloodingCrashingHandler(t *testing.T) {
+	rep := run(t, Config{
+		Handler:     "head -c 3000000 /dev/urandom; head -c 3000000 /dev/urandom >&2; echo 'panic: boom' >&2; exit 3",
+		Message:     []byte(`{}`),
+		KillPoints:  []KillPoint{{Kind: KillNone}},
+		MaxAttempts: 1,
+		DSN:         dsn(t),
+	})
+	a := rep.Rounds[0].Attempts[0]
+	if a.Outcome != OutcomeFailed || a.ExitCode == nil || *a.ExitCode != 3 {
+		t.Errorf("attempt %+v, want failed with exit 3", a.Outcome)
+	}
+	if a.StdoutBytes != 3000000 || len(a.Stdout) > outputCap || len(a.Stderr) > outputCap {
+		t.Errorf("stdout %d bytes (kept %d), stderr kept %d: want all counted, at most %d kept", a.StdoutBytes, len(a.Stdout), len(a.Stderr), outputCap)
+	}
+	var out bytes.Buffer
+	if err := WriteText(&out, rep, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "panic: boom") {
+		t.Errorf("text lacks the stderr tail:\n%s", out.String())
+	}
+	for _, c := range out.String() {
+		if c < 0x20 && c != '\n' {
+			t.Fatalf("text output carries control character %q", c)
+		}
+	}
+}
+
+func TestHandlerNotFoundIsAnEnvironmentError(t *testing.T) {
+	_, err := Run(context.Background(), Config{
+		Handler: "/nonexistent/idemcheck-handler",
+		Message: []byte(`{}`),
+		DSN:     dsn(t),
+	})
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "not found") {
+		t.Fatalf("err = %v, want an EnvError saying not found", err)
+	}
+}
+
+func TestUnreachableDatabaseIsAnEnvironmentError(t *testing.T) {
+	port, err := freeLoopbackPort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Config{
+		Handler: "true",
+		Message: []byte(`{}`),
+		DSN:     fmt.Sprintf("postgres://postgres@127.0.0.1:%d/x?sslmode=disable&connect_timeout=2", port),
+	})
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "database unreachable") {
+		t.Fatalf("err = %v, want database unreachable", err)
+	}
+}
+
+func TestInterruptStopsEverything(t *testing.T) {
+	dir := t.TempDir()
+	pgids := filepath.Join(dir, "pgids")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// Interrupt once all three handlers are running.
+		for ctx.Err() == nil {
+			if b, _ := os.ReadFile(pgids); len(strings.Fields(string(b))) == 3 {
+				time.Sleep(50 * time.Millisecond)
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	_, err := Run(ctx, Config{
+		Handler:    fmt.Sprintf("echo $$ >> %s; sleep 300 & sleep 300", pgids),
+		Message:    []byte(`{}`),
+		KillPoints: []KillPoint{{Kind: KillConcurrent, N: 3}},
+		DSN:        dsn(t),
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if time.Since(start) > 15*time.Second {
+		t.Errorf("interrupt took %s", time.Since(start))
+	}
+	if live := liveProcesses(t, nil, readInts(t, pgids)); len(live) > 0 {
+		t.Errorf("processes left after the interrupt:\n%s", strings.Join(live, "\n"))
+	}
+}
+
+// --deliver mode: the handler is a server (this test binary in server mode);
+// a kill kills the server and the redelivery starts it again.
+
+const serverModeEnv = "IDEMCHECK_RESTARTTEST_SERVER"
+
+func TestDeliverMode(t *testing.T) {
+	for _, mode := range []string{"stable", "random"} {
+		t.Run(mode, func(t *testing.T) {
+			port, err := freeLoopbackPort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pids := filepath.Join(t.TempDir(), "pids")
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := fmt.Sprintf("%s=%s SERVER_ADDR=127.0.0.1:%d SERVER_PIDS=%s exec %s -test.run='^$'", serverModeEnv, mode, port, pids, exe)
+			rep := run(t, Config{
+				Handler:     cmd,
+				DeliverURL:  fmt.Sprintf("http://127.0.0.1:%d/webhook", port),
+				Message:     readTestdata(t, "message.json"),
+				KillPoints:  []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2}},
+				MaxAttempts: 3,
+				Backoff:     10 * time.Millisecond,
+				Timeout:     10 * time.Second,
+				DSN:         dsn(t),
+			})
+			defer dumpOnFailure(t, rep)
+			if os.Getenv("IDEMCHECK_DUMP") != "" {
+				var b bytes.Buffer
+				_ = WriteText(&b, rep, nil)
+				t.Log("\n" + b.String())
+			}
+			r := roundAt(t, rep, "response")
+			if !r.KillReached || len(r.Attempts) < 2 || !r.Attempts[len(r.Attempts)-1].Acked() {
+				t.Errorf("response round: kill reached %v, attempts %d: want the restarted server to acknowledge", r.KillReached, len(r.Attempts))
+			}
+			if got := r.Attempts[len(r.Attempts)-1].HTTPStatus; got != http.StatusOK {
+				t.Errorf("last attempt HTTP %d", got)
+			}
+			switch mode {
+			case "stable":
+				if rep.Verdict != VerdictPass {
+					t.Errorf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+				}
+			case "random":
+				if check(r, CheckEffectOnce).Passed || check(r, CheckKeyStable).Passed {
+					t.Errorf("random keys passed: %v", r.Checks)
+				}
+			}
+			if live := liveProcesses(t, readInts(t, pids), nil); len(live) > 0 {
+				t.Errorf("server processes left:\n%s", strings.Join(live, "\n"))
+			}
+		})
+	}
+}
+
+// runTestServer is the test binary as a --deliver handler: it spawns a
+// sleeping child (to prove the group kill), then charges once per POST with
+// a key that is stable (from the body) or random.
+func runTestServer() int {
+	child := exec.Command("sleep", "300")
+	if err := child.Start(); err == nil {
+		f, _ := os.OpenFile(os.Getenv("SERVER_PIDS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		fmt.Fprintf(f, "%d %d\n", os.Getpid(), child.Process.Pid)
+		f.Close()
+	}
+	ln, err := net.Listen("tcp", os.Getenv("SERVER_ADDR"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	secret := os.Getenv("IDEMPOTENCY_HMAC_KEY")
+	_ = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		sum := sha256.Sum256(append([]byte(secret), body...))
+		key := hex.EncodeToString(sum[:])
+		if os.Getenv(serverModeEnv) == "random" {
+			key = randomHex(16)
+		}
+		req, _ := http.NewRequest(http.MethodPost, os.Getenv("PROVIDER_URL")+"/v1/charges", bytes.NewReader(body))
+		req.Header.Set("Idempotency-Key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			http.Error(w, "provider "+resp.Status, http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	return 0
+}
+
+func TestBadSetupIsAnEnvironmentError(t *testing.T) {
+	_, err := Run(context.Background(), Config{
+		Handler: "true",
+		Message: []byte(`{}`),
+		Setup:   "create tabel oops (id int);",
+		DSN:     dsn(t),
+	})
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "setup SQL") {
+		t.Fatalf("err = %v, want an EnvError about the setup SQL", err)
+	}
+}
+
+func TestDeliverPortTakenIsAnEnvironmentError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, err = Run(context.Background(), Config{
+		Handler:    "sleep 5",
+		DeliverURL: "http://" + ln.Addr().String() + "/hook",
+		Message:    []byte(`{}`),
+		DSN:        dsn(t),
+	})
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "already listens") {
+		t.Fatalf("err = %v, want an EnvError about the busy port", err)
+	}
+}
+
+// Each run's schema is dropped at the end, unless Keep asks to inspect it.
+func TestSchemaDroppedUnlessKept(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		rep := run(t, Config{
+			Handler:    "exit 0",
+			Message:    []byte(`{}`),
+			Setup:      "create table t (id int primary key);",
+			KillPoints: []KillPoint{{Kind: KillNone}},
+			Keep:       keep,
+			DSN:        dsn(t),
+		})
+		conn, err := pgx.Connect(context.Background(), dsn(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exists bool
+		err = conn.QueryRow(context.Background(), "select exists (select 1 from pg_namespace where nspname = $1)", rep.Schema).Scan(&exists)
+		if err == nil && exists {
+			_, err = conn.Exec(context.Background(), "drop schema "+pgx.Identifier{rep.Schema}.Sanitize()+" cascade")
+		}
+		conn.Close(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if exists != keep || rep.Kept != keep {
+			t.Errorf("keep=%v: schema %s exists=%v, report kept=%v", keep, rep.Schema, exists, rep.Kept)
+		}
+	}
+}

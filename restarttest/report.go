@@ -1,0 +1,109 @@
+package restarttest
+
+// ReportVersion is the version of the JSON shape of Report.
+const ReportVersion = 1
+
+// Verdicts.
+const (
+	VerdictPass = "pass"
+	VerdictFail = "fail"
+)
+
+// Report is the whole run; its JSON encoding is the `--format json` output.
+type Report struct {
+	Version      int     `json:"version"`
+	Verdict      string  `json:"verdict"` // pass or fail
+	Summary      string  `json:"summary"` // the last line of the text output
+	Handler      string  `json:"handler"`
+	Deliver      string  `json:"deliver,omitempty"`
+	Schema       string  `json:"schema"`
+	Kept         bool    `json:"schema_kept"`
+	Seed         *int64  `json:"seed,omitempty"`
+	Learned      Learned `json:"learned"`
+	RoundsTotal  int     `json:"rounds_total"`
+	RoundsFailed int     `json:"rounds_failed"`
+	Rounds       []Round `json:"rounds"`
+}
+
+// Learned is what the clean round saw a successful delivery do.
+type Learned struct {
+	Writes         int      `json:"writes"`          // committed writing transactions
+	EffectRequests int      `json:"effect_requests"` // POSTs to the provider
+	Endpoints      []string `json:"endpoints"`       // "POST /v1/charges"
+}
+
+// Round is one fresh schema, one kill point, deliveries until acknowledged,
+// and the checks.
+type Round struct {
+	Index       int    `json:"index"`
+	KillPoint   string `json:"kill_point"`   // none, request, db-write:2, concurrent:2, ...
+	KillReached bool   `json:"kill_reached"` // the handler was killed at the kill point
+	Passed      bool   `json:"passed"`
+	DurationMS  int64  `json:"duration_ms"`
+	Writes      int    `json:"writes"` // committed writing transactions in the schema
+	ModelCalls  int    `json:"model_calls"`
+	// EscapedProcesses counts handler processes found running outside the
+	// handler's process group after the round (setsid, daemons); they were
+	// killed.
+	EscapedProcesses int             `json:"escaped_processes"`
+	Attempts         []Attempt       `json:"attempts"`
+	EffectRequests   []EffectRequest `json:"effect_requests"`
+	Effects          []EndpointTally `json:"effects"`
+	Checks           []Check         `json:"checks"`
+}
+
+// Attempt outcomes.
+const (
+	OutcomeAcked   = "acked"   // exit 0, or a 2xx answer in --deliver mode
+	OutcomeFailed  = "failed"  // non-zero exit or non-2xx answer: not acknowledged
+	OutcomeKilled  = "killed"  // killed at the round's kill point
+	OutcomeTimeout = "timeout" // killed after --timeout
+	OutcomeError   = "error"   // could not be started, or the server never listened
+)
+
+// Attempt is one delivery attempt of the message.
+type Attempt struct {
+	Delivery    int    `json:"delivery"` // 1, or 1..N in concurrent rounds
+	Index       int    `json:"attempt"`  // 1 is the first delivery, 2.. are redeliveries
+	StartMS     int64  `json:"start_ms"` // since the round started
+	DurationMS  int64  `json:"duration_ms"`
+	Outcome     string `json:"outcome"`
+	ExitCode    *int   `json:"exit_code,omitempty"`   // stdin mode
+	Signal      string `json:"signal,omitempty"`      // the signal that ended the handler
+	HTTPStatus  int    `json:"http_status,omitempty"` // --deliver mode
+	KilledAt    string `json:"killed_at,omitempty"`   // kill point or "timeout"
+	Writes      int    `json:"writes"`
+	Error       string `json:"error,omitempty"`
+	Stdout      string `json:"stdout_tail,omitempty"`
+	Stderr      string `json:"stderr_tail,omitempty"`
+	StdoutBytes int64  `json:"stdout_bytes"`
+	StderrBytes int64  `json:"stderr_bytes"`
+}
+
+// Acked reports whether the attempt acknowledged the message.
+func (a Attempt) Acked() bool { return a.Outcome == OutcomeAcked }
+
+// EndpointTally is what happened at one provider endpoint in a round.
+type EndpointTally struct {
+	Endpoint string   `json:"endpoint"`
+	Requests int      `json:"requests"`
+	Executed int      `json:"executed"` // effects: must be exactly 1
+	Keys     []string `json:"keys"`     // distinct Idempotency-Key values, in order of arrival
+	Amounts  []string `json:"amounts"`  // amounts of the executed requests
+}
+
+// Check names, part of the JSON output.
+const (
+	CheckKeyPresent    = "key-present"
+	CheckKeyStable     = "key-stable"
+	CheckPayloadFrozen = "payload-frozen"
+	CheckEffectOnce    = "effect-once"
+	CheckAcked         = "acked"
+)
+
+// Check is one verdict of a round.
+type Check struct {
+	Name   string `json:"name"`
+	Passed bool   `json:"passed"`
+	Detail string `json:"detail,omitempty"`
+}

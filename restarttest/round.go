@@ -1,0 +1,402 @@
+package restarttest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sort"
+	"sync"
+	"time"
+)
+
+// roundState is the live state of one round: the attempts in flight, the
+// kill point, and the hooks the provider and the listener call.
+type roundState struct {
+	h     *harness
+	kp    KillPoint
+	start time.Time
+
+	mu       sync.Mutex
+	envError error // a harness or environment failure seen during the round
+	attempts []*attemptRun
+	inflight map[*attemptRun]bool
+	latest   *attemptRun
+	writes   int
+}
+
+// attemptRun is one attempt while it runs.
+type attemptRun struct {
+	rec   Attempt
+	armed bool // the round's kill point applies to this attempt
+
+	mu       sync.Mutex
+	killFn   func()
+	group    int // process group of the handler, once started
+	killedAt string
+	writes   int
+}
+
+func (a *attemptRun) pgid() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.group
+}
+
+// fire kills the attempt for reason, once.
+func (a *attemptRun) fire(reason string) bool {
+	a.mu.Lock()
+	if a.killedAt != "" {
+		a.mu.Unlock()
+		return false
+	}
+	a.killedAt = reason
+	kill := a.killFn
+	a.mu.Unlock()
+	if kill != nil {
+		kill()
+	}
+	return true
+}
+
+func (a *attemptRun) killReason() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.killedAt
+}
+
+func newRoundState(h *harness, kp KillPoint) *roundState {
+	return &roundState{h: h, kp: kp, start: time.Now(), inflight: map[*attemptRun]bool{}}
+}
+
+// current is the attempt a provider request or a write belongs to: the
+// only one in flight, else (outside concurrent rounds) the latest.
+func (rs *roundState) current() *attemptRun {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if len(rs.inflight) == 1 {
+		for a := range rs.inflight {
+			return a
+		}
+	}
+	if rs.kp.Kind == KillConcurrent {
+		return nil
+	}
+	return rs.latest
+}
+
+func (rs *roundState) onWrite() {
+	rs.mu.Lock()
+	rs.writes++
+	rs.mu.Unlock()
+	a := rs.current()
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	a.writes++
+	n := a.writes
+	a.mu.Unlock()
+	if a.armed && rs.kp.Kind == KillDBWrite && n == rs.kp.N {
+		a.fire(rs.kp.String())
+	}
+}
+
+// sender is the attempt an effect request came from: the only one in
+// flight, else the one whose process group owns the connection.
+func (rs *roundState) sender(remoteAddr string) *attemptRun {
+	if a := rs.current(); a != nil {
+		return a
+	}
+	pgid, ok := senderGroup(remoteAddr, rs.h.prov.port(), rs.h.marker)
+	if !ok {
+		return nil
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for a := range rs.inflight {
+		if a.pgid() == pgid {
+			return a
+		}
+	}
+	return nil
+}
+
+// arrived implements providerHooks.
+func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
+	a := rs.sender(remoteAddr)
+	if a == nil {
+		return false
+	}
+	r.Delivery, r.Attempt = a.rec.Delivery, a.rec.Index
+	if !a.armed {
+		return false
+	}
+	switch rs.kp.Kind {
+	case KillRequest:
+		a.fire(KillRequest)
+		return true
+	case KillDBWrite:
+		// The write may be committed while its notification is still on
+		// the wire: wait for it, so the kill lands before the effect.
+		rs.h.db.listen.Sync(context.Background())
+	}
+	// A request racing a kill that already happened never got out.
+	return a.killReason() != ""
+}
+
+// executed implements providerHooks.
+func (rs *roundState) executed(*EffectRequest) bool {
+	a := rs.current()
+	if a == nil || !a.armed || rs.kp.Kind != KillResponse {
+		return false
+	}
+	return a.fire(KillResponse)
+}
+
+// responded implements providerHooks.
+func (rs *roundState) responded(*EffectRequest) {
+	a := rs.current()
+	if a != nil && a.armed && rs.kp.Kind == KillAfterResponse {
+		a.fire(KillAfterResponse)
+	}
+}
+
+// deliverUntilAcked delivers the message and redelivers after a short,
+// doubling backoff until an attempt is acknowledged or the attempts run out.
+func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
+	armable := rs.kp.Kind != KillNone && rs.kp.Kind != KillConcurrent
+	backoff := rs.h.cfg.Backoff
+	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
+		if i > 1 {
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+				return
+			}
+			backoff *= 2
+		}
+		a := &attemptRun{armed: armable && i == 1}
+		a.rec.Delivery, a.rec.Index = delivery, i
+		rs.mu.Lock()
+		rs.attempts = append(rs.attempts, a)
+		rs.mu.Unlock()
+		rs.runAttempt(ctx, a)
+		if a.rec.Acked() || ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+func (rs *roundState) begin(a *attemptRun) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	a.rec.StartMS = time.Since(rs.start).Milliseconds()
+	rs.inflight[a] = true
+	rs.latest = a
+}
+
+func (rs *roundState) end(a *attemptRun, started time.Time) {
+	rs.mu.Lock()
+	delete(rs.inflight, a)
+	rs.mu.Unlock()
+	a.rec.DurationMS = time.Since(started).Milliseconds()
+}
+
+func (rs *roundState) runAttempt(ctx context.Context, a *attemptRun) {
+	if rs.h.deliverSrv != nil {
+		rs.postAttempt(ctx, a)
+		return
+	}
+	rs.execAttempt(ctx, a)
+}
+
+// execAttempt runs the handler once with the message on stdin.
+func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
+	started := time.Now()
+	rs.begin(a)
+	defer rs.end(a, started)
+	stdin, err := os.Open(rs.h.msgFile)
+	if err != nil {
+		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
+		return
+	}
+	p, err := startGroup(rs.h.cfg.Handler, rs.h.env, stdin)
+	stdin.Close()
+	if err != nil {
+		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
+		return
+	}
+	a.mu.Lock()
+	a.killFn, a.group = p.kill, p.pgid
+	pending := a.killedAt != ""
+	a.mu.Unlock()
+	if pending {
+		p.kill()
+	}
+
+	timeout := time.NewTimer(rs.h.cfg.Timeout)
+	defer timeout.Stop()
+	var delay <-chan time.Time
+	if a.armed && rs.kp.Kind == KillTime {
+		t := time.NewTimer(rs.kp.Delay)
+		defer t.Stop()
+		delay = t.C
+	}
+	for done := false; !done; {
+		select {
+		case <-p.exited:
+			<-p.done
+			done = true
+		case <-delay:
+			a.fire(rs.kp.String())
+			delay = nil
+		case <-timeout.C:
+			a.fire("timeout")
+		case <-ctx.Done():
+			a.fire("interrupted")
+			<-p.done
+			done = true
+		}
+	}
+	code := p.exitCode()
+	a.rec.Signal = p.signal()
+	if p.state != nil && a.rec.Signal == "" {
+		a.rec.ExitCode = &code
+	}
+	a.rec.Stdout, a.rec.StdoutBytes = p.stdout.String(), p.stdout.Total()
+	a.rec.Stderr, a.rec.StderrBytes = p.stderr.String(), p.stderr.Total()
+	rs.settle(a, code == 0 && a.rec.Signal == "")
+}
+
+// settle sets the attempt's outcome once it is over.
+func (rs *roundState) settle(a *attemptRun, ok bool) {
+	a.mu.Lock()
+	a.rec.KilledAt = a.killedAt
+	a.rec.Writes = a.writes
+	a.mu.Unlock()
+	switch {
+	case a.rec.KilledAt == "timeout":
+		a.rec.Outcome = OutcomeTimeout
+	case a.rec.KilledAt != "":
+		a.rec.Outcome = OutcomeKilled
+	case ok:
+		a.rec.Outcome = OutcomeAcked
+	case a.rec.Outcome == "":
+		a.rec.Outcome = OutcomeFailed
+	}
+}
+
+// postAttempt delivers the message to the handler's server, starting it
+// first when it is not running.
+func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
+	srv := rs.h.deliverSrv
+	started := time.Now()
+	rs.begin(a)
+	defer rs.end(a, started)
+	p, err := srv.ensure(ctx, rs.h.cfg.Timeout)
+	if err != nil {
+		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
+		var env *EnvError
+		if errors.As(err, &env) {
+			rs.envErr(err)
+		}
+		if p != nil {
+			rs.copyServerOutput(a, p)
+		}
+		return
+	}
+	a.mu.Lock()
+	a.killFn = p.kill
+	pending := a.killedAt != ""
+	a.mu.Unlock()
+	if pending {
+		p.kill()
+	}
+
+	actx, cancel := context.WithTimeout(ctx, rs.h.cfg.Timeout)
+	defer cancel()
+	if a.armed && rs.kp.Kind == KillTime {
+		t := time.AfterFunc(rs.kp.Delay, func() { a.fire(rs.kp.String()) })
+		defer t.Stop()
+	}
+	req, _ := http.NewRequestWithContext(actx, http.MethodPost, srv.url, bytes.NewReader(rs.h.cfg.Message))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := srv.client.Do(req)
+	if err == nil {
+		a.rec.HTTPStatus = resp.StatusCode
+		resp.Body.Close()
+	}
+	switch {
+	case err != nil && actx.Err() == context.DeadlineExceeded && ctx.Err() == nil:
+		a.fire("timeout")
+		a.rec.Error = "no answer within the timeout"
+	case err != nil:
+		a.rec.Error = err.Error()
+	}
+	if a.killReason() != "" {
+		<-p.done
+	}
+	rs.copyServerOutput(a, p)
+	rs.settle(a, err == nil && resp.StatusCode/100 == 2)
+}
+
+func (rs *roundState) copyServerOutput(a *attemptRun, p *groupProcess) {
+	a.rec.Stdout, a.rec.StdoutBytes = p.stdout.String(), p.stdout.Total()
+	a.rec.Stderr, a.rec.StderrBytes = p.stderr.String(), p.stderr.Total()
+	select {
+	case <-p.done:
+		code := p.exitCode()
+		if a.rec.Signal = p.signal(); a.rec.Signal == "" {
+			a.rec.ExitCode = &code
+		}
+	default:
+	}
+}
+
+// result freezes the round into its report.
+func (rs *roundState) result(index int) Round {
+	reqs := rs.h.prov.snapshot()
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	r := Round{
+		Index:          index,
+		KillPoint:      rs.kp.String(),
+		DurationMS:     time.Since(rs.start).Milliseconds(),
+		Writes:         rs.writes,
+		EffectRequests: reqs,
+	}
+	for _, a := range rs.attempts {
+		a.mu.Lock()
+		a.rec.Writes = a.writes // late notifications of writes before a kill
+		a.mu.Unlock()
+		r.Attempts = append(r.Attempts, a.rec)
+		if a.rec.KilledAt == rs.kp.String() && a.armed {
+			r.KillReached = true
+		}
+	}
+	sort.SliceStable(r.Attempts, func(i, j int) bool {
+		ai, aj := r.Attempts[i], r.Attempts[j]
+		if ai.StartMS != aj.StartMS {
+			return ai.StartMS < aj.StartMS
+		}
+		return ai.Delivery < aj.Delivery
+	})
+	if r.EffectRequests == nil {
+		r.EffectRequests = []EffectRequest{}
+	}
+	r.Effects = tally(reqs)
+	return r
+}
+
+func (rs *roundState) envErr(err error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.envError == nil {
+		rs.envError = err
+	}
+}
+
+func (rs *roundState) String() string { return fmt.Sprintf("round %s", rs.kp) }

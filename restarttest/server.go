@@ -1,0 +1,111 @@
+package restarttest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// server runs the handler as a long-running HTTP server for --deliver mode:
+// started on demand, killed as a whole process group, restarted by the next
+// delivery.
+type server struct {
+	command string
+	env     []string
+	url     string
+	addr    string
+	client  *http.Client
+
+	mu      sync.Mutex
+	proc    *groupProcess
+	started bool // a server of ours has run before, so a busy port is ours
+}
+
+func newServer(command, rawURL string, env []string) (*server, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme != "http" || u.Hostname() == "" || u.Port() == "" {
+		return nil, fmt.Errorf("bad --deliver URL %q: want http://127.0.0.1:PORT/path", rawURL)
+	}
+	if !isLoopbackHost(u.Hostname()) {
+		return nil, fmt.Errorf("--deliver URL %q must be on loopback: the handler's server is started here", rawURL)
+	}
+	return &server{
+		command: command,
+		env:     env,
+		url:     rawURL,
+		addr:    u.Host,
+		// No keep-alive: a killed server must not leave a pooled connection.
+		client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}},
+	}, nil
+}
+
+// ensure returns the running server, starting it and waiting for its port
+// when it is not running.
+func (s *server) ensure(ctx context.Context, timeout time.Duration) (*groupProcess, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc != nil {
+		select {
+		case <-s.proc.done:
+			s.proc = nil
+		default:
+			return s.proc, nil
+		}
+	}
+	if !s.started && s.listening() {
+		return nil, &EnvError{Err: fmt.Errorf("something already listens on %s before the handler started", s.addr)}
+	}
+	p, err := startGroup(s.command, s.env, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.proc, s.started = p, true
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		if s.listening() {
+			return p, nil
+		}
+		select {
+		case <-p.done:
+			s.proc = nil
+			return p, fmt.Errorf("server exited before listening on %s (exit %d)", s.addr, p.exitCode())
+		case <-deadline.C:
+			p.kill()
+			<-p.done
+			s.proc = nil
+			return p, fmt.Errorf("server did not listen on %s within %s", s.addr, timeout)
+		case <-ctx.Done():
+			p.kill()
+			<-p.done
+			s.proc = nil
+			return p, ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+func (s *server) listening() bool {
+	c, err := net.DialTimeout("tcp", s.addr, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// stop kills the server's process group and waits for it.
+func (s *server) stop() {
+	s.mu.Lock()
+	p := s.proc
+	s.proc = nil
+	s.mu.Unlock()
+	if p != nil {
+		p.kill()
+		<-p.done
+	}
+}

@@ -1,0 +1,269 @@
+package restarttest
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+
+	"github.com/idemcheck/idemcheck/internal/ui"
+)
+
+// stderrTailLines is how much of a failed handler's stderr the text shows.
+const stderrTailLines = 6
+
+// WriteText writes the human report: per round a timeline, the checks, the
+// stderr tail of failed attempts, and the summary line. A nil st writes
+// plain text.
+func WriteText(w io.Writer, rep *Report, st *ui.Styles) error {
+	if st == nil {
+		st = ui.New(w, false)
+	}
+	tw := &textWriter{w: w, st: st}
+	tw.header(rep)
+	for _, r := range rep.Rounds {
+		tw.round(r)
+	}
+	if rep.Verdict == VerdictPass {
+		tw.line(st.Pass.Bold(true).Render(rep.Summary))
+	} else {
+		tw.line(st.Fail.Render(rep.Summary))
+	}
+	return tw.err
+}
+
+type textWriter struct {
+	w      io.Writer
+	st     *ui.Styles
+	err    error
+	keyLen int // shortened key length that tells the round's keys apart
+}
+
+func (t *textWriter) line(format string, args ...any) {
+	if t.err != nil {
+		return
+	}
+	_, t.err = fmt.Fprintf(t.w, format+"\n", args...)
+}
+
+func (t *textWriter) header(rep *Report) {
+	st := t.st
+	mode := "message on stdin"
+	if rep.Deliver != "" {
+		mode = "POST " + rep.Deliver
+	}
+	t.line("%s %s %s", st.Title.Render("restart-test"), st.Code.Render(rep.Handler), st.Muted.Render("("+mode+")"))
+	kept := ""
+	if rep.Kept {
+		kept = " (kept)"
+	}
+	t.line("%s", st.Muted.Render("schema "+rep.Schema+kept))
+	if rep.Seed != nil {
+		t.line("%s", st.Muted.Render(fmt.Sprintf("random kill points, --seed %d", *rep.Seed)))
+	}
+	if !hasCleanRound(rep) {
+		t.line("")
+		return
+	}
+	l := rep.Learned
+	eps := ""
+	if len(l.Endpoints) > 0 {
+		eps = " (" + strings.Join(l.Endpoints, ", ") + ")"
+	}
+	t.line("%s", st.Muted.Render(fmt.Sprintf("clean delivery: %s, %s%s", plural(l.Writes, "committed write"), plural(l.EffectRequests, "effect request"), eps)))
+	t.line("")
+}
+
+func (t *textWriter) round(r Round) {
+	st := t.st
+	verdict := st.Pass.Render("PASS")
+	if !r.Passed {
+		verdict = st.Fail.Render("FAIL")
+	}
+	kp, _ := ParseKillPoint(r.KillPoint)
+	note := ""
+	if kp.Kind != KillNone && kp.Kind != KillConcurrent && !r.KillReached {
+		note = st.Warn.Render("  (kill point not reached)")
+	}
+	t.line("%s  %s  %s%s", st.Bold.Render(fmt.Sprintf("round %d", r.Index)), kp.Label(), verdict, note)
+
+	var keys []string
+	for _, q := range r.EffectRequests {
+		if q.IdempotencyKey != "" && !contains(keys, q.IdempotencyKey) {
+			keys = append(keys, q.IdempotencyKey)
+		}
+	}
+	t.keyLen = shortKeyLen(keys)
+	shown := make([]bool, len(r.EffectRequests))
+	concurrent := maxDelivery(r) > 1
+	for _, a := range r.Attempts {
+		label := fmt.Sprintf("%-10s", fmt.Sprintf("attempt %d", a.Index))
+		detail := fmt.Sprintf("%dms, %s", a.DurationMS, plural(a.Writes, "write"))
+		if concurrent {
+			// Writes of simultaneous deliveries cannot be told apart.
+			label = fmt.Sprintf("%-20s", fmt.Sprintf("delivery %d attempt %d", a.Delivery, a.Index))
+			detail = fmt.Sprintf("%dms", a.DurationMS)
+		}
+		t.line("  %s %-26s %s", label, describeOutcome(a), st.Muted.Render(detail))
+		for i, q := range r.EffectRequests {
+			if q.Delivery == a.Delivery && q.Attempt == a.Index {
+				shown[i] = true
+				t.request(q)
+			}
+		}
+	}
+	var rest []EffectRequest
+	for i, q := range r.EffectRequests {
+		if !shown[i] {
+			rest = append(rest, q)
+		}
+	}
+	if len(rest) > 0 {
+		t.line("  %s", st.Muted.Render("provider (deliveries at once):"))
+		for _, q := range rest {
+			t.request(q)
+		}
+	}
+	if concurrent {
+		t.line("  %s", st.Muted.Render(plural(r.Writes, "committed write")+" in the round"))
+	}
+	if r.EscapedProcesses > 0 {
+		t.line("  %s", st.Warn.Render(fmt.Sprintf("%s left outside the handler's process group (setsid, daemon): killed", plural(r.EscapedProcesses, "process"))))
+	}
+	t.checks(r.Checks)
+	if !r.Passed {
+		t.stderrTails(r)
+	}
+	t.line("")
+}
+
+func (t *textWriter) request(q EffectRequest) {
+	st := t.st
+	key := st.Fail.Render("no key")
+	if q.IdempotencyKey != "" {
+		key = "key " + st.Code.Render(shortKeyN(q.IdempotencyKey, t.keyLen))
+	}
+	var res string
+	switch {
+	case q.Result == ResultDropped:
+		res = "dropped (killed before the provider saw it)"
+	case q.ResponseWithheld:
+		res = "executed " + q.EffectID + ", killed before the response arrived"
+	case q.Result == ResultExecuted:
+		res = fmt.Sprintf("%d executed %s", q.Status, q.EffectID)
+	default:
+		res = fmt.Sprintf("%d %s", q.Status, q.Result)
+	}
+	amount := ""
+	if q.Amount != "" {
+		amount = " amount " + q.Amount
+	}
+	t.line("    %s  %s%s → %s", q.Endpoint, key, amount, res)
+}
+
+func (t *textWriter) checks(cs []Check) {
+	st := t.st
+	if allPassed(cs) {
+		var marks []string
+		for _, c := range cs {
+			marks = append(marks, st.Pass.Render(st.PassMark)+" "+c.Name)
+		}
+		t.line("  %s", strings.Join(marks, "  "))
+		return
+	}
+	for _, c := range cs {
+		if c.Passed {
+			t.line("  %s %s", st.Pass.Render(st.PassMark), c.Name)
+			continue
+		}
+		t.line("  %s %-15s %s", st.Fail.Render(st.FailMark), c.Name, c.Detail)
+	}
+}
+
+// stderrTails shows the end of stderr of attempts that failed on their own
+// (not the ones idemcheck killed on purpose).
+func (t *textWriter) stderrTails(r Round) {
+	for _, a := range r.Attempts {
+		if a.Outcome == OutcomeAcked || a.Outcome == OutcomeKilled {
+			continue
+		}
+		out := a.Stderr
+		what := "stderr"
+		if strings.TrimSpace(out) == "" {
+			out, what = a.Stdout, "stdout"
+		}
+		lines := tailLines(out, stderrTailLines)
+		if len(lines) == 0 {
+			continue
+		}
+		t.line("  %s", t.st.Muted.Render(fmt.Sprintf("%s of delivery %d attempt %d (last lines):", what, a.Delivery, a.Index)))
+		for _, l := range lines {
+			t.line("    %s %s", t.st.Muted.Render("|"), l)
+		}
+	}
+}
+
+func tailLines(s string, n int) []string {
+	s = strings.TrimRight(s, "\n")
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		if len(l) > 200 {
+			l = l[:200] + "…"
+		}
+		lines[i] = printable(l)
+	}
+	return lines
+}
+
+// printable replaces control characters, so a handler printing garbage
+// cannot drive the terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' {
+			return ' '
+		}
+		if unicode.IsControl(r) || r == unicode.ReplacementChar {
+			return '?'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
+}
+
+func maxDelivery(r Round) int {
+	m := 0
+	for _, a := range r.Attempts {
+		m = max(m, a.Delivery)
+	}
+	return m
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func hasCleanRound(rep *Report) bool {
+	for _, r := range rep.Rounds {
+		if r.KillPoint == KillNone {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,130 @@
+// Command intent is a correct payment handler, the article's design: write
+// the intent before acting, derive the idempotency key from that frozen
+// payload with the derive package, take a lease on a ledger row, call the
+// provider, store its response. Any attempt computes the same key, so a
+// redelivery after any crash is replayed by the provider, never re-executed.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/idemcheck/idemcheck/derive"
+)
+
+const action = "pix.cobranca"
+
+type message struct {
+	MessageID string          `json:"message_id"`
+	Tenant    string          `json:"tenant"`
+	Payment   json.RawMessage `json:"payment"`
+}
+
+func main() {
+	ctx := context.Background()
+	var msg message
+	if err := json.NewDecoder(os.Stdin).Decode(&msg); err != nil || msg.MessageID == "" || msg.Tenant == "" {
+		fail(1, "bad message: %v", err)
+	}
+	secret := []byte(os.Getenv("IDEMPOTENCY_HMAC_KEY"))
+	conn, err := pgx.Connect(ctx, os.Getenv("DATABASE_URL"))
+	if err != nil {
+		fail(75, "database: %v", err)
+	}
+	defer conn.Close(ctx)
+
+	payload, key := freezeIntent(ctx, conn, secret, msg)
+	if !takeLease(ctx, conn, key) {
+		return // already done: acknowledge
+	}
+	status, body := post(key, payload)
+	switch {
+	case status == http.StatusOK:
+		var out struct{ ID string }
+		_ = json.Unmarshal(body, &out)
+		if _, err := conn.Exec(ctx, `update ledger set status = 'done', charge_id = $2, response = $3, lease_pid = null, updated_at = now() where idem_key = $1`,
+			key, out.ID, string(body)); err != nil {
+			fail(75, "database: %v", err)
+		}
+	case status == http.StatusConflict || status >= 500:
+		fail(75, "provider busy (%d): retry later", status)
+	default:
+		fail(1, "provider refused the payment (%d): %s", status, body)
+	}
+}
+
+// freezeIntent writes the intent once and returns the frozen payload and its
+// key, whatever this attempt's copy of the message says.
+func freezeIntent(ctx context.Context, conn *pgx.Conn, secret []byte, msg message) (string, string) {
+	res, err := derive.DefaultSchema().Derive(secret, derive.Intent{Tenant: msg.Tenant, Action: action, Payload: msg.Payment})
+	if err != nil {
+		fail(1, "derive: %v", err)
+	}
+	if _, err := conn.Exec(ctx, `insert into intents (tenant, message_id, action, payload, idem_key) values ($1, $2, $3, $4, $5)
+		on conflict (tenant, message_id) do nothing`, msg.Tenant, msg.MessageID, action, string(msg.Payment), res.Key); err != nil {
+		fail(75, "database: %v", err)
+	}
+	var payload, key string
+	if err := conn.QueryRow(ctx, `select payload, idem_key from intents where tenant = $1 and message_id = $2`,
+		msg.Tenant, msg.MessageID).Scan(&payload, &key); err != nil {
+		fail(75, "database: %v", err)
+	}
+	return payload, key
+}
+
+// takeLease claims the ledger row for key. It returns false when the
+// payment is already done, and exits 75 (retry later) while a live worker
+// holds the lease.
+func takeLease(ctx context.Context, conn *pgx.Conn, key string) bool {
+	var status string
+	err := conn.QueryRow(ctx, `
+insert into ledger (idem_key, status, lease_pid, lease_until)
+values ($1, 'started', pg_backend_pid(), now() + interval '30 seconds')
+on conflict (idem_key) do update
+  set lease_pid = pg_backend_pid(), lease_until = excluded.lease_until,
+      drives = ledger.drives + 1, updated_at = now()
+  where ledger.status = 'started'
+    and (ledger.lease_until < now()
+         or not exists (select 1 from pg_stat_activity where pid = ledger.lease_pid))
+returning status`, key).Scan(&status)
+	if err == nil {
+		return true
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		fail(75, "database: %v", err)
+	}
+	if err := conn.QueryRow(ctx, `select status from ledger where idem_key = $1`, key).Scan(&status); err != nil {
+		fail(75, "database: %v", err)
+	}
+	if status == "done" {
+		return false
+	}
+	fail(75, "payment %s is being driven by another worker: retry later", key[:8])
+	return false
+}
+
+func post(key, payload string) (int, []byte) {
+	req, _ := http.NewRequest(http.MethodPost, os.Getenv("PROVIDER_URL")+"/v1/charges", bytes.NewReader([]byte(payload)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fail(75, "provider: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, body
+}
+
+func fail(code int, format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "intent: "+format+"\n", args...)
+	os.Exit(code)
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# A correct handler in sh + psql + curl: write the intent, derive the key
+# from the frozen payload, call the provider, record the result.
+set -eu
+msg=$(cat)
+psql="psql -X -q -t -A -v ON_ERROR_STOP=1"
+
+key=$($psql -v msg="$msg" -v secret="$IDEMPOTENCY_HMAC_KEY" <<'SQL'
+insert into intents (message_id, payload, key)
+select m->>'message_id', (m->'payment')::text,
+       encode(sha256(convert_to(:'secret' || (m->'payment')::text, 'UTF8')), 'hex')
+from (select :'msg'::jsonb as m) s
+on conflict (message_id) do nothing;
+select key from intents where message_id = (:'msg'::jsonb)->>'message_id';
+SQL
+)
+status=$($psql -c "select status from intents where key = '$key'")
+[ "$status" = done ] && exit 0
+payload=$($psql -c "select payload from intents where key = '$key'")
+
+resp=$(curl -sS -f -X POST -H "Idempotency-Key: $key" -H 'Content-Type: application/json' \
+  --data "$payload" "$PROVIDER_URL/v1/charges")
+charge=$(printf '%s' "$resp" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
+$psql -c "update intents set status = 'done', charge_id = '$charge' where key = '$key'"

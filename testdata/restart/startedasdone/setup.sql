@@ -1,0 +1,6 @@
+create table payments (
+  message_id text primary key,
+  idem_key   text not null,
+  status     text not null check (status in ('started', 'done')),
+  charge_id  text
+);

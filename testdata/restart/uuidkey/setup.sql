@@ -1,0 +1,5 @@
+create table payments (
+  message_id text primary key,
+  idem_key   text not null,
+  charge_id  text not null
+);
