@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/driver"
 	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
@@ -24,6 +25,7 @@ type LintOptions struct {
 	Tests         bool     // also report findings in _test.go files
 	Tags          string   // build tags
 	Explain       string   // print the documentation of a rule and exit
+	ConfigPath    string   // --config; "" looks for .idemcheck.yaml upwards from Dir
 	AnalyzerFlags []string // extra flags for the vet tool (-attemptkey.keypattern=…)
 	Dir           string   // working directory; "" is the current one
 	Tool          string   // vet tool executable; "" is idemcheck itself
@@ -62,6 +64,7 @@ load or type-check, or bad flags.`,
 	c.Flags().BoolVar(&opts.Tests, "tests", false, "also report findings in _test.go files")
 	c.Flags().StringVar(&opts.Tags, "tags", "", "comma-separated build tags")
 	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a rule (e.g. IDEM001) and exit")
+	c.Flags().StringVar(&opts.ConfigPath, "config", "", "configuration file (default: "+config.FileName+" in the working directory or a parent)")
 	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a flag to the analyzers, e.g. -attemptkey.keypattern=REGEXP (repeatable)")
 	return c
 }
@@ -76,7 +79,7 @@ func lintRun(opts *LintOptions) error {
 			}
 			return UsageErrorf("unknown rule %q (rules: %s)", opts.Explain, strings.Join(ids, ", "))
 		}
-		return rule.Write(opts.IO.Out)
+		return writeRuleDoc(opts.IO.Out, rule, ui.New(opts.IO.Out, opts.IO.ColorEnabled()))
 	}
 	format, ok := report.Lookup(opts.Format)
 	if !ok {
@@ -87,6 +90,10 @@ func lintRun(opts *LintOptions) error {
 			return UsageErrorf("--analyzer-flag %q must start with -", f)
 		}
 	}
+	cfg, cfgFlags, err := loadLintConfig(opts)
+	if err != nil {
+		return err
+	}
 	if opts.IO.IsStderrTTY() {
 		fmt.Fprintln(opts.IO.ErrOut, "idemcheck: analyzing packages with go vet…")
 	}
@@ -95,7 +102,7 @@ func lintRun(opts *LintOptions) error {
 		Patterns:      opts.Patterns,
 		Tags:          opts.Tags,
 		Tests:         opts.Tests,
-		AnalyzerFlags: opts.AnalyzerFlags,
+		AnalyzerFlags: append(cfgFlags, opts.AnalyzerFlags...),
 		Tool:          opts.Tool,
 		RuleFor:       suite.RuleForAnalyzer,
 	})
@@ -107,6 +114,7 @@ func lintRun(opts *LintOptions) error {
 		}
 		return UsageErrorf("%v", err)
 	}
+	findings = withoutDisabled(findings, cfg)
 	env := report.Env{Styles: ui.New(opts.IO.Out, opts.IO.ColorEnabled()), Rules: suite.Rules(), Version: opts.Version}
 	if err := format.Write(opts.IO.Out, findings, env); err != nil {
 		return UsageErrorf("cannot write findings: %v", err)

@@ -9,8 +9,14 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/idemcheck/idemcheck/analyzer/appunique"
 	"github.com/idemcheck/idemcheck/analyzer/attemptkey"
+	"github.com/idemcheck/idemcheck/analyzer/baredigest"
+	"github.com/idemcheck/idemcheck/analyzer/floatkey"
 	"github.com/idemcheck/idemcheck/analyzer/ruledoc"
+	"github.com/idemcheck/idemcheck/analyzer/sdkkey"
+	"github.com/idemcheck/idemcheck/analyzer/tenantscope"
+	"github.com/idemcheck/idemcheck/analyzer/wholepayload"
 )
 
 type entry struct {
@@ -21,6 +27,12 @@ type entry struct {
 // entries is the suite, in rule order.
 var entries = []entry{
 	{attemptkey.Analyzer, attemptkey.Rule},
+	{sdkkey.Analyzer, sdkkey.Rule},
+	{floatkey.Analyzer, floatkey.Rule},
+	{wholepayload.Analyzer, wholepayload.Rule},
+	{baredigest.Analyzer, baredigest.Rule},
+	{appunique.Analyzer, appunique.Rule},
+	{tenantscope.Analyzer, tenantscope.Rule},
 }
 
 // Analyzers returns every analyzer of the suite, in rule order.

@@ -1,0 +1,13 @@
+package appunique_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemcheck/idemcheck/analyzer/appunique"
+)
+
+func TestAppUnique(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), appunique.Analyzer, "appunique")
+}

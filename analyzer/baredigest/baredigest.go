@@ -1,0 +1,190 @@
+package baredigest
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
+	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
+)
+
+// Analyzer reports keys that are an unkeyed digest (IDEM005).
+var Analyzer = &analysis.Analyzer{
+	Name:     "baredigest",
+	Doc:      "report idempotency keys that are a bare sha256/sha1/md5/fnv digest with no secret (IDEM005)",
+	URL:      "https://github.com/idemcheck/idemcheck#idem005",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run:      run,
+}
+
+func init() {
+	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !emit.Enabled(Rule.ID) {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	rep := emit.New(pass, Rule.ID)
+	pkg := keyflow.Load(pass, ins)
+	// Helpers that return a bare digest (or a keyed MAC) count as one at
+	// their call sites: key := hashFields(order.ID, order.Phone).
+	helpers := pkg.Summarize(func(f *keyflow.Func, known map[*types.Func]string) string {
+		var s slice
+		for _, r := range f.Results() {
+			s.scan(f, r, known)
+		}
+		switch {
+		case s.keyed:
+			return keyedSummary
+		case len(s.digests) > 0:
+			return s.digests[0].name
+		}
+		return ""
+	})
+	for _, f := range pkg.WithSinks() {
+		for _, sink := range f.Sinks {
+			if inboundDedup(sink) {
+				continue
+			}
+			var s slice
+			s.scan(f, sink.Value, helpers)
+			if s.keyed {
+				continue
+			}
+			for _, d := range s.digests {
+				rep.Report(d.pos, fmt.Sprintf(
+					"idempotency key (%s) is a bare %s with no secret: anyone who reproduces the hash can enumerate valid keys; use HMAC-SHA256 with a secret key",
+					sink.What, d))
+			}
+		}
+	}
+	return nil, nil
+}
+
+// inboundDedup reports sinks that deduplicate inbound messages
+// (dedupKey, MessageDeduplicationId) rather than key a request to a
+// provider: a content digest there is a fingerprint, and nobody outside
+// can use it to replay or pre-empt a charge.
+func inboundDedup(s keyflow.Sink) bool {
+	what := strings.ToLower(s.What)
+	return strings.Contains(what, "dedup") && !strings.Contains(what, "idem")
+}
+
+const keyedSummary = "\x00keyed"
+
+type digest struct {
+	pos  token.Pos
+	name string // "sha256"
+	via  string // the helper that computes it, if not computed here
+}
+
+func (d digest) String() string {
+	if d.via != "" {
+		return d.name + " digest (computed in " + d.via + ")"
+	}
+	return d.name + " digest"
+}
+
+// slice is what the backward slice of a key (or a helper's result) holds:
+// unkeyed digests, and whether any secret or keyed MAC takes part.
+type slice struct {
+	digests []digest
+	keyed   bool
+}
+
+func (s *slice) scan(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string) {
+	info := f.Info()
+	f.Walk(root, func(e ast.Expr) bool {
+		switch x := e.(type) {
+		case *ast.CallExpr:
+			fn := keyflow.Callee(info, x)
+			if fn == nil || fn.Pkg() == nil {
+				return true
+			}
+			switch h := helpers[fn]; {
+			case h == keyedSummary:
+				s.keyed = true
+			case h != "":
+				s.digests = append(s.digests, digest{x.Pos(), h, fn.Name()})
+			case isKeyedMAC(fn):
+				s.keyed = true
+			default:
+				if name := digestName(fn); name != "" {
+					s.digests = append(s.digests, digest{pos: x.Pos(), name: name})
+				}
+			}
+		case *ast.Ident:
+			s.keyed = s.keyed || secretName.MatchString(x.Name)
+		case *ast.SelectorExpr:
+			s.keyed = s.keyed || secretName.MatchString(x.Sel.Name)
+		}
+		return true
+	})
+}
+
+// secretName marks identifiers that hold key material: a digest over them
+// is keyed, not bare.
+var secretName = regexp.MustCompile(`(?i)(secret|pepper|hmac|signing_?key|mac_?key|private_?key)`)
+
+// isKeyedMAC reports constructors of keyed MACs.
+func isKeyedMAC(fn *types.Func) bool {
+	path := fn.Pkg().Path()
+	switch {
+	case path == "crypto/hmac" && fn.Name() == "New":
+		return true
+	case path == "golang.org/x/crypto/blake2b" || path == "golang.org/x/crypto/blake2s":
+		// blake2b.New256(key) with a non-nil key is a MAC.
+		return strings.HasPrefix(fn.Name(), "New")
+	case path == "golang.org/x/crypto/hkdf", path == "crypto/hkdf":
+		return true
+	}
+	return false
+}
+
+// digestName returns the algorithm of an unkeyed digest constructor or
+// one-shot function, or "".
+func digestName(fn *types.Func) string {
+	path, name := fn.Pkg().Path(), fn.Name()
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		return "" // h.Sum(nil) is the digest already counted at sha256.New
+	}
+	switch path {
+	case "crypto/sha256", "crypto/sha512", "crypto/sha1", "crypto/md5", "crypto/sha3",
+		"golang.org/x/crypto/sha3", "golang.org/x/crypto/md4", "golang.org/x/crypto/ripemd160":
+		if strings.HasPrefix(name, "Sum") || strings.HasPrefix(name, "New") {
+			return pathBase(path)
+		}
+	case "hash/fnv", "hash/crc32", "hash/crc64", "hash/adler32", "hash/maphash",
+		"github.com/cespare/xxhash", "github.com/cespare/xxhash/v2", "github.com/zeebo/xxh3":
+		if strings.HasPrefix(name, "New") || strings.HasPrefix(name, "Sum") || strings.HasPrefix(name, "Checksum") || strings.HasPrefix(name, "Hash") {
+			return pathBase(path)
+		}
+	case "github.com/google/uuid", "github.com/gofrs/uuid", "github.com/gofrs/uuid/v5", "github.com/satori/go.uuid":
+		switch name {
+		case "NewSHA1", "NewMD5", "NewV5", "NewV3":
+			return "name-based uuid (" + name + ")"
+		}
+	}
+	return ""
+}
+
+func pathBase(path string) string {
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		path = path[i+1:]
+	}
+	if path == "v2" {
+		return "xxhash"
+	}
+	return path
+}

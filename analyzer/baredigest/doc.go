@@ -1,0 +1,15 @@
+// Package baredigest defines an Analyzer that reports idempotency keys that
+// are a plain digest with no secret (rule IDEM005).
+//
+// # Analyzer baredigest
+//
+// baredigest: report idempotency keys that are a bare sha256/sha1/md5/fnv digest
+//
+// A key that is sha256(order_id + amount) can be recomputed by anyone who
+// knows or guesses the fields, so valid keys can be enumerated and
+// collisions forced. Use HMAC-SHA256 with a secret key read from the
+// environment. Digests that never reach a key (content checksums, cache
+// keys, ETags) are not reported, nor are digests keyed by a secret, nor
+// content fingerprints used to deduplicate inbound messages (dedupKey,
+// MessageDeduplicationId): those are never sent to a provider as a key.
+package baredigest

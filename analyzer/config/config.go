@@ -1,0 +1,330 @@
+// Package config reads .idemcheck.yaml, the project configuration of
+// `idemcheck lint`, and carries it to analyzers that run inside
+// `go vet -vettool` as an analyzer flag.
+//
+// The file is looked up from the working directory upwards (or given with
+// --config). Unknown keys are an error, so a typo never silently disables a
+// check:
+//
+//	sources:          # extra per-attempt values (IDEM001)
+//	  - package: github.com/acme/ids
+//	    function: New.*  # package: github.com/acme/... covers sub-packages
+//	  - field: CorrelationID
+//	sinks:            # extra places that build a key (IDEM001, IDEM003-005)
+//	  - package: github.com/acme/pay
+//	    function: Charge
+//	barriers:         # values that are stable across attempts (IDEM001)
+//	  - package: github.com/acme/store
+//	    function: LoadIntent
+//	key_name: (?i)op_?ref         # extra key-name pattern
+//	tables: [(?i)pedidos_pix]     # extra idempotency table patterns
+//	tenant_columns: [merchant_id] # extra tenant columns
+//	disable: [IDEM005]            # rules to turn off
+package config
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
+)
+
+// FileName is the name looked up from the working directory upwards.
+const FileName = ".idemcheck.yaml"
+
+// Config is the parsed .idemcheck.yaml.
+type Config struct {
+	Sources       []Pattern `yaml:"sources" json:"sources,omitempty"`
+	Sinks         []Pattern `yaml:"sinks" json:"sinks,omitempty"`
+	Barriers      []Pattern `yaml:"barriers" json:"barriers,omitempty"`
+	KeyName       string    `yaml:"key_name" json:"key_name,omitempty"`
+	Tables        []string  `yaml:"tables" json:"tables,omitempty"`
+	TenantColumns []string  `yaml:"tenant_columns" json:"tenant_columns,omitempty"`
+	Disable       []string  `yaml:"disable" json:"disable,omitempty"`
+
+	keyName *regexp.Regexp
+	tables  []*regexp.Regexp
+}
+
+// Pattern names a function or a field. Package is an import path (empty:
+// any package; a trailing "/..." includes sub-packages); Function and Field
+// are regular expressions matched against the whole name.
+type Pattern struct {
+	Package  string `yaml:"package" json:"package,omitempty"`
+	Function string `yaml:"function" json:"function,omitempty"`
+	Field    string `yaml:"field" json:"field,omitempty"`
+
+	function, field *regexp.Regexp
+}
+
+// Parse decodes and validates a configuration. Unknown keys are errors.
+func Parse(data []byte) (*Config, error) {
+	c := &Config{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("invalid config: %s", oneLine(err.Error()))
+	}
+	if err := c.Compile(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Compile validates c and prepares its patterns. Parse calls it; callers
+// that fill a Config themselves (the golangci-lint plugin) must too.
+func (c *Config) Compile() error {
+	c.keyName, c.tables = nil, nil
+	var err error
+	if c.KeyName != "" {
+		if c.keyName, err = regexp.Compile(c.KeyName); err != nil {
+			return fmt.Errorf("invalid config: key_name: %v", err)
+		}
+	}
+	for _, t := range c.Tables {
+		re, err := regexp.Compile(t)
+		if err != nil {
+			return fmt.Errorf("invalid config: tables: %v", err)
+		}
+		c.tables = append(c.tables, re)
+	}
+	for i, col := range c.TenantColumns {
+		if !identRE.MatchString(col) {
+			return fmt.Errorf("invalid config: tenant_columns: %q is not a column name", col)
+		}
+		c.TenantColumns[i] = strings.ToLower(col)
+	}
+	for i, id := range c.Disable {
+		if !ruleIDRE.MatchString(id) {
+			return fmt.Errorf("invalid config: disable: %q is not a rule id like IDEM005", id)
+		}
+		c.Disable[i] = strings.ToUpper(id)
+	}
+	for _, list := range []struct {
+		name string
+		ps   []Pattern
+	}{{"sources", c.Sources}, {"sinks", c.Sinks}, {"barriers", c.Barriers}} {
+		for i := range list.ps {
+			if err := list.ps[i].compile(); err != nil {
+				return fmt.Errorf("invalid config: %s[%d]: %v", list.name, i, err)
+			}
+		}
+	}
+	return nil
+}
+
+var (
+	identRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	ruleIDRE = regexp.MustCompile(`(?i)^IDEM\d{3}$`)
+)
+
+func (p *Pattern) compile() error {
+	if p.Function == "" && p.Field == "" {
+		return errors.New("needs a function or a field")
+	}
+	var err error
+	if p.Function != "" {
+		if p.function, err = regexp.Compile("^(?:" + p.Function + ")$"); err != nil {
+			return fmt.Errorf("function: %v", err)
+		}
+	}
+	if p.Field != "" {
+		if p.field, err = regexp.Compile("^(?:" + p.Field + ")$"); err != nil {
+			return fmt.Errorf("field: %v", err)
+		}
+	}
+	return nil
+}
+
+// FunctionPattern returns the compiled, anchored function pattern or nil.
+func (p Pattern) FunctionPattern() *regexp.Regexp { return p.function }
+
+// FieldPattern returns the compiled, anchored field pattern or nil.
+func (p Pattern) FieldPattern() *regexp.Regexp { return p.field }
+
+// MatchFunc reports whether the function pkgPath.name matches p.
+func (p Pattern) MatchFunc(pkgPath, name string) bool {
+	return p.function != nil && p.matchPackage(pkgPath) && p.function.MatchString(name)
+}
+
+// MatchField reports whether the field pkgPath.name matches p.
+func (p Pattern) MatchField(pkgPath, name string) bool {
+	return p.field != nil && p.matchPackage(pkgPath) && p.field.MatchString(name)
+}
+
+// matchPackage compares import paths; like IDEM001's patterns, a trailing
+// "/..." also matches sub-packages.
+func (p Pattern) matchPackage(pkgPath string) bool {
+	if p.Package == "" || p.Package == pkgPath {
+		return true
+	}
+	prefix, ok := strings.CutSuffix(p.Package, "/...")
+	return ok && (pkgPath == prefix || strings.HasPrefix(pkgPath, prefix+"/"))
+}
+
+// Disabled reports whether rule id is turned off.
+func (c *Config) Disabled(id string) bool {
+	return c != nil && slices.Contains(c.Disable, strings.ToUpper(id))
+}
+
+// MatchKeyName reports whether name matches the configured extra key-name
+// pattern (the built-in pattern is applied by the analyzers). Like the
+// built-in one, the pattern sees the normalized name: lower case, letters
+// and digits only, so "opref" matches opRef, op_ref and Op-Ref.
+func (c *Config) MatchKeyName(name string) bool {
+	return c != nil && c.keyName != nil && c.keyName.MatchString(keyname.Normalize(name))
+}
+
+// MatchTable reports whether table matches one of the configured extra
+// table patterns.
+func (c *Config) MatchTable(table string) bool {
+	if c == nil {
+		return false
+	}
+	for _, re := range c.tables {
+		if re.MatchString(table) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsTenantColumn reports whether col is one of the configured extra tenant
+// columns.
+func (c *Config) IsTenantColumn(col string) bool {
+	return c != nil && slices.Contains(c.TenantColumns, strings.ToLower(col))
+}
+
+// Find looks for FileName in dir and its parents. It returns "" when there
+// is none.
+func Find(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, FileName)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// Load reads and parses the configuration file at path.
+func Load(path string) (*Config, []byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("config: %v", err)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return c, data, nil
+}
+
+// Encode turns the file content into an analyzer flag value. The content
+// itself (not the path) travels to the vet tool, so go vet's cache, which
+// keys on the flags, is invalidated whenever the configuration changes.
+func Encode(data []byte) string {
+	return base64.StdEncoding.EncodeToString(data)
+}
+
+// Digest is a short hash of the configuration content, for logs.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
+var (
+	mu     sync.RWMutex
+	active *Config
+)
+
+// Active returns the configuration the analyzers use; nil means defaults.
+func Active() *Config {
+	mu.RLock()
+	defer mu.RUnlock()
+	return active
+}
+
+var hooks []func(*Config)
+
+// OnActivate registers f to run whenever a configuration is installed, so
+// analyzers with their own configuration type (IDEM001's attemptkey) follow
+// the same file.
+func OnActivate(f func(*Config)) {
+	mu.Lock()
+	hooks = append(hooks, f)
+	mu.Unlock()
+}
+
+// SetActive installs c as the configuration the analyzers use (nil restores
+// the defaults). Used by the flag, the golangci-lint plugin and tests.
+func SetActive(c *Config) {
+	mu.Lock()
+	active = c
+	hs := slices.Clone(hooks)
+	mu.Unlock()
+	for _, h := range hs {
+		h(c)
+	}
+}
+
+// Flag is the flag.Value every idemcheck analyzer registers as "config":
+// its value is Encode(file content). All analyzers share the same active
+// configuration, so setting it once is enough.
+type Flag struct{ raw string }
+
+// String implements flag.Value.
+func (f *Flag) String() string { return f.raw }
+
+// Set implements flag.Value: it decodes and installs the configuration.
+func (f *Flag) Set(s string) error {
+	f.raw = s
+	if s == "" {
+		SetActive(nil)
+		return nil
+	}
+	data, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return fmt.Errorf("config flag: not base64: %v", err)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return err
+	}
+	SetActive(c)
+	return nil
+}
+
+// FlagName is the name of the analyzer flag carrying the configuration.
+const FlagName = "config"
+
+// FlagUsage describes the flag.
+const FlagUsage = "base64 of the .idemcheck.yaml content (set by idemcheck lint)"
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

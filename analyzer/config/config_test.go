@@ -1,0 +1,141 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sample = `
+sources:
+  - package: github.com/acme/ids
+    function: New.*
+  - field: CorrelationID
+sinks:
+  - package: github.com/acme/pay
+    function: Charge
+barriers:
+  - package: github.com/acme/store
+    function: LoadIntent
+key_name: opref
+tables: ['(?i)pedidos_pix']
+tenant_columns: [Loja_ID]
+disable: [idem005]
+`
+
+func TestParse(t *testing.T) {
+	c, err := Parse([]byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Sources[0].MatchFunc("github.com/acme/ids", "NewID") || c.Sources[0].MatchFunc("github.com/acme/other", "NewID") {
+		t.Error("source function pattern")
+	}
+	if c.Sources[0].MatchFunc("github.com/acme/ids", "RenewID") {
+		t.Error("function patterns must match the whole name")
+	}
+	wild := Pattern{Package: "github.com/acme/...", Function: "Load"}
+	if err := wild.compile(); err != nil {
+		t.Fatal(err)
+	}
+	if !wild.MatchFunc("github.com/acme/store/pg", "Load") || !wild.MatchFunc("github.com/acme", "Load") || wild.MatchFunc("github.com/acmecorp", "Load") {
+		t.Error("trailing /... must match the package and its sub-packages only")
+	}
+	if !c.Sources[1].MatchField("any/pkg", "CorrelationID") {
+		t.Error("field pattern without package matches any package")
+	}
+	if !c.Sinks[0].MatchFunc("github.com/acme/pay", "Charge") || !c.Barriers[0].MatchFunc("github.com/acme/store", "LoadIntent") {
+		t.Error("sink/barrier")
+	}
+	if !c.MatchTable("PEDIDOS_PIX") || c.MatchTable("orders") {
+		t.Error("tables")
+	}
+	if !c.IsTenantColumn("loja_id") {
+		t.Error("tenant columns are case-insensitive")
+	}
+	if !c.Disabled("IDEM005") || c.Disabled("IDEM001") {
+		t.Error("disable")
+	}
+	if !c.MatchKeyName("opRef") {
+		t.Error("key name")
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for name, tc := range map[string]struct{ yaml, want string }{
+		"unknown key":       {"tabels: [x]\n", "field tabels not found"},
+		"unknown nested":    {"sources:\n  - pkg: x\n    function: y\n", "field pkg not found"},
+		"bad regexp":        {"key_name: '('\n", "key_name"},
+		"pattern no name":   {"sinks:\n  - package: x\n", "sinks[0]: needs a function or a field"},
+		"bad rule id":       {"disable: [IDEM5]\n", "not a rule id"},
+		"bad tenant column": {"tenant_columns: ['a b']\n", "not a column name"},
+		"not yaml":          {"sources: [\n", "invalid config"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.yaml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestEmptyFile(t *testing.T) {
+	c, err := Parse(nil)
+	if err != nil || c == nil || c.Disabled("IDEM001") {
+		t.Fatalf("empty config: %v %v", c, err)
+	}
+}
+
+func TestFindWalksUp(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := Find(deep); err != nil || p != "" {
+		// A config above the temp dir would make this flaky; only check
+		// that nothing inside root is found.
+		if strings.HasPrefix(p, root) {
+			t.Fatalf("found %q before creating it", p)
+		}
+	}
+	want := filepath.Join(root, "a", FileName)
+	if err := os.WriteFile(want, []byte("disable: [IDEM004]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Find(deep)
+	if err != nil || p != want {
+		t.Fatalf("Find = %q, %v; want %q", p, err, want)
+	}
+	c, data, err := Load(p)
+	if err != nil || !c.Disabled("IDEM004") || len(data) == 0 {
+		t.Fatalf("Load: %v", err)
+	}
+}
+
+func TestFlagRoundTripAndHooks(t *testing.T) {
+	defer SetActive(nil)
+	var got *Config
+	OnActivate(func(c *Config) { got = c })
+	var f Flag
+	if err := f.Set(Encode([]byte(sample))); err != nil {
+		t.Fatal(err)
+	}
+	if Active() == nil || !Active().Disabled("IDEM005") || got != Active() {
+		t.Fatal("flag did not install the configuration")
+	}
+	if err := f.Set(Encode([]byte("bogus: 1\n"))); err == nil {
+		t.Fatal("bad config accepted through the flag")
+	}
+	if err := f.Set("%%%"); err == nil {
+		t.Fatal("non-base64 accepted")
+	}
+	if Encode([]byte("a")) == Encode([]byte("b")) || Digest([]byte("a")) == Digest([]byte("b")) {
+		t.Fatal("different content, same flag value")
+	}
+}

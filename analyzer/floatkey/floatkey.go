@@ -1,0 +1,160 @@
+package floatkey
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
+	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
+)
+
+// Analyzer reports float values that reach an idempotency key (IDEM003).
+var Analyzer = &analysis.Analyzer{
+	Name:     "floatkey",
+	Doc:      "report float32/float64 values that flow into an idempotency key (IDEM003)",
+	URL:      "https://github.com/idemcheck/idemcheck#idem003",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run:      run,
+}
+
+func init() {
+	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !emit.Enabled(Rule.ID) {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	rep := emit.New(pass, Rule.ID)
+	pkg := keyflow.Load(pass, ins)
+	// Helpers whose result carries a float they read themselves (not one
+	// passed in: that is reported at the caller's argument) count as a
+	// float at their call sites: key := id + amountPart(order).
+	helpers := pkg.Summarize(func(f *keyflow.Func, known map[*types.Func]string) string {
+		first := ""
+		for _, r := range f.Results() {
+			findFloats(f, r, known, func(_ token.Pos, e ast.Expr, what string) {
+				if id, ok := e.(*ast.Ident); ok && f.ParamIndex(id) >= 0 {
+					return
+				}
+				if first == "" {
+					first = what
+				}
+			})
+		}
+		return first
+	})
+	for _, f := range pkg.WithSinks() {
+		for _, sink := range f.Sinks {
+			findFloats(f, sink.Value, helpers, func(pos token.Pos, _ ast.Expr, what string) {
+				rep.Report(pos, fmt.Sprintf(
+					"%s reaches the idempotency key (%s): float digits differ between attempts; use integer cents",
+					what, sink.What))
+			})
+		}
+	}
+	return nil, nil
+}
+
+// findFloats walks back from root and calls found for each place a float
+// enters: a float-typed value, a struct with float fields serialized
+// whole, or a call to a helper known to return float-derived text.
+func findFloats(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string, found func(pos token.Pos, e ast.Expr, what string)) {
+	info := f.Info()
+	f.Walk(root, func(e ast.Expr) bool {
+		if call, ok := e.(*ast.CallExpr); ok {
+			if isFloatToInt(info, call) {
+				return false // rounded to integer cents before the key
+			}
+			if fn := keyflow.Callee(info, call); fn != nil && helpers[fn] != "" {
+				found(call.Pos(), call, helpers[fn]+" (through "+fn.Name()+")")
+			}
+			floatStructs(f, call, found)
+		}
+		t := info.TypeOf(e)
+		if keyflow.IsFloat(t) {
+			found(e.Pos(), e, fmt.Sprintf("%s value %s", t, render(e)))
+			return false
+		}
+		return true
+	})
+}
+
+// isFloatToInt reports int64(x) conversions of a float.
+func isFloatToInt(info *types.Info, call *ast.CallExpr) bool {
+	tv, ok := info.Types[call.Fun]
+	return ok && tv.IsType() && keyflow.IsInteger(tv.Type) && len(call.Args) == 1
+}
+
+// floatStructs finds a key struct or map with float fields serialized
+// into the key (json.Marshal(keyInput) with Amount float64).
+func floatStructs(f *keyflow.Func, call *ast.CallExpr, found func(token.Pos, ast.Expr, string)) {
+	info := f.Info()
+	args, via, ok := keyflow.Serializer(info, call)
+	if !ok {
+		return
+	}
+	for _, a := range args {
+		if _, lit := ast.Unparen(a).(*ast.CompositeLit); lit {
+			continue // its elements are walked one by one
+		}
+		if emit.Enabled("IDEM004") && keyflow.WholePayload(f, a) != "" {
+			continue // IDEM004 reports the whole payload; one finding is enough
+		}
+		if field := floatField(info.TypeOf(a), 0); field != "" {
+			found(a.Pos(), a, fmt.Sprintf("float field %s, serialized by %s,", field, via))
+		}
+	}
+}
+
+// floatField returns the name of a float field (or map value) that
+// encoding would put into the key, or "".
+func floatField(t types.Type, depth int) string {
+	if t == nil || depth > 3 {
+		return ""
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			fld := u.Field(i)
+			if !fld.Exported() || isOmitted(u.Tag(i)) {
+				continue
+			}
+			if keyflow.IsFloat(fld.Type()) {
+				return fld.Name()
+			}
+			if name := floatField(fld.Type(), depth+1); name != "" {
+				return fld.Name() + "." + name
+			}
+		}
+	case *types.Map:
+		if keyflow.IsFloat(u.Elem()) {
+			return "(map value)"
+		}
+	}
+	return ""
+}
+
+func isOmitted(tag string) bool {
+	return len(tag) >= 8 && (strings.Contains(tag, `json:"-"`) || strings.Contains(tag, `json:"-,`))
+}
+
+func render(e ast.Expr) string {
+	s := types.ExprString(e)
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}

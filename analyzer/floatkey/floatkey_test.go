@@ -1,0 +1,13 @@
+package floatkey_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemcheck/idemcheck/analyzer/floatkey"
+)
+
+func TestFloatKey(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), floatkey.Analyzer, "floatkey")
+}

@@ -1,0 +1,40 @@
+// Package emit reports the diagnostics of idemcheck's companion rules
+// (IDEM002-IDEM007): it honours //idemcheck:ignore directives and the
+// configuration's disabled rules, and reports each position once.
+package emit
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
+)
+
+// Enabled reports whether rule id should run.
+func Enabled(id string) bool { return !config.Active().Disabled(id) }
+
+// Reporter reports one rule's findings in one package.
+type Reporter struct {
+	rep  *directive.Reporter
+	seen map[token.Pos]bool
+}
+
+// New parses the package's directives for rule id and reports directives
+// for it that give no reason.
+func New(pass *analysis.Pass, id string) *Reporter {
+	r := &Reporter{rep: directive.NewReporter(pass, id), seen: map[token.Pos]bool{}}
+	r.rep.ReportMalformed(false)
+	return r
+}
+
+// Report reports a finding at pos unless a directive suppresses it or the
+// position was already reported.
+func (r *Reporter) Report(pos token.Pos, msg string, related ...analysis.RelatedInformation) {
+	if r.seen[pos] {
+		return
+	}
+	r.seen[pos] = true
+	r.rep.Report(analysis.Diagnostic{Pos: pos, Message: msg, Related: related})
+}

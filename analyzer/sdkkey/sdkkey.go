@@ -1,0 +1,459 @@
+package sdkkey
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
+	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
+)
+
+// Analyzer reports stripe-go writes without an idempotency key (IDEM002).
+var Analyzer = &analysis.Analyzer{
+	Name:      "sdkkey",
+	Doc:       "report stripe-go write calls whose params never get an idempotency key (IDEM002)",
+	URL:       "https://github.com/idemcheck/idemcheck#idem002",
+	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil)},
+}
+
+func init() {
+	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+}
+
+// UnkeyedParams is a fact on a function that passes some of its parameters,
+// without setting an idempotency key, to a stripe-go write call. Callers
+// are then checked as if they called stripe-go themselves.
+type UnkeyedParams struct {
+	Params []int  // indexes of the parameters, ascending
+	Call   string // the stripe-go call reached, e.g. "paymentintent.New"
+}
+
+// AFact implements analysis.Fact.
+func (*UnkeyedParams) AFact() {}
+
+func (f *UnkeyedParams) String() string {
+	return fmt.Sprintf("unkeyed stripe params %v -> %s", f.Params, f.Call)
+}
+
+var stripePath = regexp.MustCompile(`^github\.com/stripe/stripe-go/v(7[2-9]|[89][0-9])(/|$)`)
+
+// readVerb marks stripe-go calls that do not write.
+var readVerb = regexp.MustCompile(`^(Get|List|Search|Retrieve|Read|Iter|Preview|Upcoming|Query|All)`)
+
+type funcInfo struct {
+	decl *ast.FuncDecl
+	fn   *types.Func
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if stripePath.MatchString(pass.Pkg.Path()) {
+		return nil, nil // stripe-go's own plumbing is where the SDK draws keys
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	var funcs []funcInfo
+	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
+		decl := cur.Node().(*ast.FuncDecl)
+		if fn, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func); ok && decl.Body != nil {
+			funcs = append(funcs, funcInfo{decl, fn})
+		}
+	}
+	// Facts first, to a fixed point, so helpers declared after their
+	// callers are known when the callers are checked.
+	local := map[*types.Func]*UnkeyedParams{}
+	for changed := true; changed; {
+		changed = false
+		for _, fi := range funcs {
+			c := &checker{pass: pass, decl: fi.decl, local: local}
+			fact := c.check(false)
+			if fact != nil && (local[fi.fn] == nil || !slices.Equal(local[fi.fn].Params, fact.Params)) {
+				local[fi.fn] = fact
+				changed = true
+			}
+		}
+	}
+	for _, fi := range funcs {
+		if f := local[fi.fn]; f != nil {
+			pass.ExportObjectFact(fi.fn, f)
+		}
+	}
+	if !emit.Enabled(Rule.ID) {
+		return nil, nil
+	}
+	rep := emit.New(pass, Rule.ID)
+	for _, fi := range funcs {
+		c := &checker{pass: pass, decl: fi.decl, local: local, rep: rep}
+		c.check(true)
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	decl  *ast.FuncDecl
+	local map[*types.Func]*UnkeyedParams
+	rep   *emit.Reporter
+}
+
+// check walks the function's write calls; it reports when report is set
+// and returns the fact the function earns.
+func (c *checker) check(report bool) *UnkeyedParams {
+	info := c.pass.TypesInfo
+	var fact *UnkeyedParams
+	ast.Inspect(c.decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := keyflow.Callee(info, call)
+		if fn == nil {
+			return true
+		}
+		indexes, via := c.writeParams(fn, call)
+		for _, i := range indexes {
+			arg := ast.Unparen(call.Args[i])
+			switch origin, param := c.origin(arg); origin {
+			case unkeyed:
+				if report {
+					c.report(call, arg, fn, via)
+				}
+			case fromParam:
+				if fact == nil {
+					fact = &UnkeyedParams{Call: via}
+				}
+				if !slices.Contains(fact.Params, param) {
+					fact.Params = append(fact.Params, param)
+					slices.Sort(fact.Params)
+				}
+			}
+		}
+		return true
+	})
+	return fact
+}
+
+func (c *checker) report(call *ast.CallExpr, arg ast.Expr, fn *types.Func, via string) {
+	name := shortName(fn)
+	if sig := fn.Type().(*types.Signature); sig.Recv() != nil && name == via {
+		// sc.V1PaymentIntents.Create reads better than the service type.
+		name = types.ExprString(call.Fun)
+		via = name
+	}
+	msg := fmt.Sprintf("%s is called without an idempotency key: stripe-go then draws a random key per call, so a redelivery charges again; set params.IdempotencyKey from the frozen intent", name)
+	if name != via {
+		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery charges again; set params.IdempotencyKey from the frozen intent", via, name)
+	}
+	c.rep.Report(call.Pos(), msg)
+}
+
+// writeParams returns the argument indexes of call that are stripe params
+// sent by a write, and the stripe-go call they reach.
+func (c *checker) writeParams(fn *types.Func, call *ast.CallExpr) ([]int, string) {
+	if fn.Pkg() != nil && stripePath.MatchString(fn.Pkg().Path()) {
+		if readVerb.MatchString(fn.Name()) || isParamsMethod(fn) {
+			return nil, ""
+		}
+		sig := fn.Type().(*types.Signature)
+		var out []int
+		for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+			if isParams(sig.Params().At(i).Type()) {
+				out = append(out, i)
+			}
+		}
+		return out, shortName(fn)
+	}
+	var fact *UnkeyedParams
+	if f := c.local[fn]; f != nil {
+		fact = f
+	} else {
+		var imported UnkeyedParams
+		if c.pass.ImportObjectFact(fn, &imported) {
+			fact = &imported
+		}
+	}
+	if fact == nil {
+		return nil, ""
+	}
+	var out []int
+	for _, i := range fact.Params {
+		if i < len(call.Args) {
+			out = append(out, i)
+		}
+	}
+	return out, fact.Call
+}
+
+// isParamsMethod excludes methods of the params types themselves
+// (params.AddMetadata, params.SetIdempotencyKey).
+func isParamsMethod(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	return sig.Recv() != nil && isParams(sig.Recv().Type())
+}
+
+// isParams reports stripe params types: structs with a promoted
+// IdempotencyKey field from stripe.Params.
+func isParams(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(p.Elem(), true, nil, "IdempotencyKey")
+	v, ok := obj.(*types.Var)
+	return ok && v.IsField() && v.Pkg() != nil && stripePath.MatchString(v.Pkg().Path())
+}
+
+type originKind int
+
+const (
+	unknown   originKind = iota // built elsewhere: stay silent
+	keyed                       // an idempotency key is set
+	unkeyed                     // built here (or nil) and never keyed
+	fromParam                   // the function's own parameter: ask the caller
+)
+
+// origin classifies the params argument.
+func (c *checker) origin(arg ast.Expr) (originKind, int) {
+	info := c.pass.TypesInfo
+	if id, ok := arg.(*ast.Ident); ok && info.Types[arg].IsNil() {
+		_ = id
+		return unkeyed, 0
+	}
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		arg = ast.Unparen(u.X)
+	}
+	switch x := arg.(type) {
+	case *ast.CompositeLit:
+		if literalKeyed(x) {
+			return keyed, 0
+		}
+		return unkeyed, 0
+	case *ast.Ident:
+		v, ok := info.ObjectOf(x).(*types.Var)
+		if !ok {
+			return unknown, 0
+		}
+		if i := c.paramIndex(v); i >= 0 {
+			if c.keySetOn(v) {
+				return keyed, 0
+			}
+			return fromParam, i
+		}
+		if v.Parent() == nil || v.Pos() < c.decl.Pos() || v.Pos() > c.decl.End() {
+			return unknown, 0
+		}
+		return c.localOrigin(v)
+	}
+	return unknown, 0
+}
+
+func (c *checker) paramIndex(v *types.Var) int {
+	sig, ok := c.pass.TypesInfo.Defs[c.decl.Name].Type().(*types.Signature)
+	if !ok {
+		return -1
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// localOrigin decides for a local params variable: keyed if the key is set
+// anywhere in the function, unkeyed if it is only ever a literal or new(),
+// unknown if it comes from elsewhere or escapes into another call.
+func (c *checker) localOrigin(v *types.Var) (originKind, int) {
+	if c.keySetOn(v) {
+		return keyed, 0
+	}
+	info := c.pass.TypesInfo
+	result := unkeyed
+	sawDef := false
+	ast.Inspect(c.decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range x.Lhs {
+				id, ok := ast.Unparen(lhs).(*ast.Ident)
+				if !ok || info.ObjectOf(id) != v {
+					continue
+				}
+				sawDef = true
+				if len(x.Lhs) != len(x.Rhs) || !builtHere(info, x.Rhs[i]) {
+					result = unknown
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range x.Names {
+				if info.ObjectOf(id) != v {
+					continue
+				}
+				sawDef = true
+				if len(x.Values) == 0 && i < len(x.Names) {
+					continue // var p stripe.XParams: zero value
+				}
+				if len(x.Names) != len(x.Values) || !builtHere(info, x.Values[i]) {
+					result = unknown
+				}
+			}
+		case *ast.CallExpr:
+			// Escaping into a helper (not the stripe call, not a method
+			// on the params) may set the key there.
+			if fn := keyflow.Callee(info, x); fn != nil {
+				if idx, _ := c.writeParams(fn, x); len(idx) > 0 {
+					return true
+				}
+			}
+			for _, a := range x.Args {
+				if refersTo(info, a, v) {
+					result = unknown
+				}
+			}
+		}
+		return true
+	})
+	if !sawDef {
+		return unknown, 0
+	}
+	return result, 0
+}
+
+func refersTo(info *types.Info, e ast.Expr, v *types.Var) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && info.ObjectOf(id) == v
+}
+
+func builtHere(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	switch x := e.(type) {
+	case *ast.CompositeLit:
+		return !literalKeyed(x)
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && id.Name == "new" {
+			_, builtin := info.Uses[id].(*types.Builtin)
+			return builtin
+		}
+	}
+	return false
+}
+
+// keySetOn reports v.IdempotencyKey = ..., v.Params.IdempotencyKey = ...,
+// v.SetIdempotencyKey(...) or a literal assigned to v that sets the key.
+func (c *checker) keySetOn(v *types.Var) bool {
+	info := c.pass.TypesInfo
+	found := false
+	ast.Inspect(c.decl.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range x.Lhs {
+				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "IdempotencyKey" && rootIs(info, sel.X, v) {
+					found = true
+				}
+				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && info.ObjectOf(id) == v && len(x.Lhs) == len(x.Rhs) {
+					if lit, ok := unaddr(x.Rhs[i]).(*ast.CompositeLit); ok && literalKeyed(lit) {
+						found = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range x.Names {
+				if info.ObjectOf(id) == v && i < len(x.Values) {
+					if lit, ok := unaddr(x.Values[i]).(*ast.CompositeLit); ok && literalKeyed(lit) {
+						found = true
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "SetIdempotencyKey" && rootIs(info, sel.X, v) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func unaddr(e ast.Expr) ast.Expr {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		return ast.Unparen(u.X)
+	}
+	return e
+}
+
+func rootIs(info *types.Info, e ast.Expr, v *types.Var) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(x) == v
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
+// literalKeyed reports a params literal that sets IdempotencyKey, directly
+// or in its embedded Params.
+func literalKeyed(lit *ast.CompositeLit) bool {
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		id, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if id.Name == "IdempotencyKey" {
+			return true
+		}
+		if id.Name == "Params" {
+			if inner, ok := unaddr(kv.Value).(*ast.CompositeLit); ok && literalKeyed(inner) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shortName renders a callee as pkg.Func or Type.Method.
+func shortName(fn *types.Func) string {
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok {
+			return strings.TrimPrefix(n.Obj().Name(), "v1") + "." + fn.Name()
+		}
+		return fn.Name()
+	}
+	if fn.Pkg() == nil {
+		return fn.Name()
+	}
+	return fn.Pkg().Name() + "." + fn.Name()
+}

@@ -1,0 +1,13 @@
+package sdkkey_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemcheck/idemcheck/analyzer/sdkkey"
+)
+
+func TestSDKKey(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), sdkkey.Analyzer, "sdkkey", "payments")
+}

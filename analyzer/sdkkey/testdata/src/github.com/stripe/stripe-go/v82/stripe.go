@@ -1,0 +1,76 @@
+// Package stripe is a test stub of github.com/stripe/stripe-go/v82.
+package stripe
+
+import "context"
+
+type Params struct {
+	Context        context.Context
+	IdempotencyKey *string
+	Metadata       map[string]string
+}
+
+func (p *Params) SetIdempotencyKey(val string)  { p.IdempotencyKey = &val }
+func (p *Params) AddMetadata(key, value string) {}
+
+func String(v string) *string { return &v }
+func Int64(v int64) *int64    { return &v }
+
+func NewIdempotencyKey() string { return "random" }
+
+type PaymentIntentParams struct {
+	Params   `form:"*"`
+	Amount   *int64
+	Currency *string
+}
+
+type PaymentIntentCreateParams struct {
+	Params   `form:"*"`
+	Amount   *int64
+	Currency *string
+}
+
+type PaymentIntentConfirmParams struct {
+	Params        `form:"*"`
+	PaymentMethod *string
+}
+
+type PaymentIntentCancelParams struct {
+	Params `form:"*"`
+}
+
+type RefundParams struct {
+	Params        `form:"*"`
+	PaymentIntent *string
+	Amount        *int64
+}
+
+type ChargeParams struct {
+	Params `form:"*"`
+	Amount *int64
+}
+
+type PaymentIntent struct{ ID string }
+type Refund struct{ ID string }
+type Charge struct{ ID string }
+
+type Client struct {
+	V1PaymentIntents *v1PaymentIntentService
+	V1Refunds        *v1RefundService
+}
+
+func NewClient(key string) *Client { return &Client{} }
+
+type v1PaymentIntentService struct{}
+
+func (s *v1PaymentIntentService) Create(ctx context.Context, params *PaymentIntentCreateParams) (*PaymentIntent, error) {
+	return nil, nil
+}
+func (s *v1PaymentIntentService) Retrieve(ctx context.Context, id string, params *PaymentIntentParams) (*PaymentIntent, error) {
+	return nil, nil
+}
+
+type v1RefundService struct{}
+
+func (s *v1RefundService) Create(ctx context.Context, params *RefundParams) (*Refund, error) {
+	return nil, nil
+}

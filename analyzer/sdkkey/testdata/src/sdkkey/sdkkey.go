@@ -1,0 +1,128 @@
+package sdkkey
+
+import (
+	"context"
+	"encoding/json"
+
+	stripe "github.com/stripe/stripe-go/v82"
+	"github.com/stripe/stripe-go/v82/charge"
+	"github.com/stripe/stripe-go/v82/client"
+	"github.com/stripe/stripe-go/v82/paymentintent"
+
+	"payments"
+)
+
+type Intent struct {
+	Key   string
+	Cents int64
+}
+
+func noKey(cents int64) error {
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(cents), Currency: stripe.String("brl")}
+	params.AddMetadata("order", "1")
+	_, err := paymentintent.New(params) // want `paymentintent.New is called without an idempotency key`
+	return err
+}
+
+func inlineLiteral(cents int64) {
+	charge.New(&stripe.ChargeParams{Amount: stripe.Int64(cents)}) // want `charge.New is called without an idempotency key`
+}
+
+func nilParams(id string) {
+	paymentintent.Cancel(id, nil) // want `paymentintent.Cancel is called without an idempotency key`
+}
+
+func newClient(ctx context.Context, sc *stripe.Client, cents int64) {
+	params := &stripe.PaymentIntentCreateParams{Amount: stripe.Int64(cents)}
+	sc.V1PaymentIntents.Create(ctx, params) // want `sc.V1PaymentIntents.Create is called without an idempotency key`
+}
+
+func oldClient(api *client.API) {
+	var params stripe.PaymentIntentParams
+	params.Amount = stripe.Int64(100)
+	api.PaymentIntents.New(&params) // want `api.PaymentIntents.New is called without an idempotency key`
+}
+
+// confirm leaves the key to its caller.
+func confirm(id string, p *stripe.PaymentIntentConfirmParams) error { // want confirm:`unkeyed stripe params \[1\] -> paymentintent.Confirm`
+	_, err := paymentintent.Confirm(id, p)
+	return err
+}
+
+func callerWithoutKey(id string) {
+	p := &stripe.PaymentIntentConfirmParams{PaymentMethod: stripe.String("pm_card")}
+	confirm(id, p) // want `stripe params reach paymentintent.Confirm through sdkkey.confirm without an idempotency key`
+}
+
+func crossPackage(in Intent) {
+	payments.Refund(&stripe.RefundParams{Amount: stripe.Int64(in.Cents)}) // want `stripe params reach refund.New through payments.Refund`
+}
+
+// ---- negatives ----
+
+func setKey(in Intent) {
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(in.Cents)}
+	params.SetIdempotencyKey(in.Key)
+	paymentintent.New(params)
+}
+
+func fieldKey(in Intent) {
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(in.Cents)}
+	params.IdempotencyKey = stripe.String(in.Key)
+	paymentintent.New(params)
+}
+
+func literalKey(in Intent) {
+	charge.New(&stripe.ChargeParams{
+		Params: stripe.Params{IdempotencyKey: stripe.String(in.Key)},
+		Amount: stripe.Int64(in.Cents),
+	})
+}
+
+func embeddedField(in Intent) {
+	var params stripe.PaymentIntentParams
+	params.Params.IdempotencyKey = stripe.String(in.Key)
+	paymentintent.New(&params)
+}
+
+func callerWithKey(id string, in Intent) {
+	p := &stripe.PaymentIntentConfirmParams{PaymentMethod: stripe.String("pm_card")}
+	p.SetIdempotencyKey(in.Key + ":confirm")
+	confirm(id, p)
+}
+
+func crossPackageKeyed(in Intent) {
+	p := &stripe.RefundParams{Amount: stripe.Int64(in.Cents)}
+	p.SetIdempotencyKey(in.Key + ":refund")
+	payments.Refund(p)
+}
+
+func reads(id string) {
+	paymentintent.Get(id, nil)
+}
+
+func fromElsewhere(data []byte) {
+	var params stripe.PaymentIntentParams
+	json.Unmarshal(data, &params)
+	paymentintent.New(&params)
+}
+
+func builtByHelper(in Intent) {
+	paymentintent.New(keyedParams(in))
+}
+
+func keyedParams(in Intent) *stripe.PaymentIntentParams {
+	p := &stripe.PaymentIntentParams{Amount: stripe.Int64(in.Cents)}
+	p.SetIdempotencyKey(in.Key)
+	return p
+}
+
+func paramKeyedHere(p *stripe.RefundParams, in Intent) {
+	p.SetIdempotencyKey(in.Key)
+	payments.Refund(p)
+}
+
+func suppressed(id string) {
+	//idemcheck:ignore IDEM002 cancel is naturally idempotent at Stripe
+	paymentintent.Cancel(id, nil)
+}

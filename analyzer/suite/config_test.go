@@ -1,0 +1,82 @@
+package suite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+)
+
+func TestEveryAnalyzerHasItsRuleAndConfigFlag(t *testing.T) {
+	rules := Rules()
+	if len(rules) != 7 {
+		t.Fatalf("%d rules, want IDEM001-IDEM007", len(rules))
+	}
+	for i, a := range Analyzers() {
+		r := entries[i].rule
+		if r.Analyzer != a.Name {
+			t.Errorf("%s documents analyzer %q, registered with %q", r.ID, r.Analyzer, a.Name)
+		}
+		if r.Title == "" || r.Why == "" || r.Bad == "" || r.Good == "" {
+			t.Errorf("%s: incomplete documentation", r.ID)
+		}
+		if a.Flags.Lookup(config.FlagName) == nil {
+			t.Errorf("%s has no -%s flag: go vet could not pass it the configuration", a.Name, config.FlagName)
+		}
+		if got := RuleForAnalyzer(a.Name); got != r.ID {
+			t.Errorf("RuleForAnalyzer(%s) = %s", a.Name, got)
+		}
+	}
+	if _, ok := Rule("idem005"); !ok {
+		t.Error("Rule lookup is case-insensitive")
+	}
+}
+
+func TestEnabledAndAttemptKeyConfig(t *testing.T) {
+	c, err := config.Parse([]byte(`
+sources: [{package: github.com/acme/ids, function: Draw}]
+sinks: [{field: OpRef}]
+barriers: [{package: github.com/acme/store, function: Load.*}]
+key_name: opref
+disable: [IDEM001, IDEM005]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range Enabled(c) {
+		names = append(names, a.Name)
+	}
+	if len(names) != 5 || names[0] != "sdkkey" {
+		t.Errorf("enabled = %v", names)
+	}
+	if len(Enabled(nil)) != 7 {
+		t.Error("nil config must enable every rule")
+	}
+	ak := AttemptKeyConfig(c)
+	if len(ak.Sources) != 1 || len(ak.Sinks) != 1 || len(ak.Barriers) != 1 {
+		t.Fatalf("attemptkey config = %+v", ak)
+	}
+	if !ak.Keys.Match("op_ref") || !ak.Keys.Match("idempotencyKey") {
+		t.Error("key_name must extend the default key pattern")
+	}
+	if !ak.Barriers[0].Name.MatchString("LoadIntent") || ak.Barriers[0].Name.MatchString("XLoad") {
+		t.Error("barrier pattern")
+	}
+}
+
+func TestREADMEListsEveryRule(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules() {
+		row := fmt.Sprintf("%s | `%s` |", r.ID, r.Analyzer)
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README's rule table lacks %q", row)
+		}
+	}
+}

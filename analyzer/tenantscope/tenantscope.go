@@ -1,0 +1,61 @@
+package tenantscope
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
+	"github.com/idemcheck/idemcheck/analyzer/internal/sqlquery"
+)
+
+// Analyzer reports idempotency-table lookups by key without a tenant
+// column (IDEM007).
+var Analyzer = &analysis.Analyzer{
+	Name:     "tenantscope",
+	Doc:      "report lookups of idempotency tables by key that are not scoped by a tenant column (IDEM007)",
+	URL:      "https://github.com/idemcheck/idemcheck#idem007",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run:      run,
+}
+
+func init() {
+	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !emit.Enabled(Rule.ID) {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	rep := emit.New(pass, Rule.ID)
+	for _, f := range sqlquery.Funcs(pass, ins) {
+		for _, q := range f.Queries {
+			for _, stmt := range sqlquery.Statements(q.SQL) {
+				for _, l := range sqlquery.Lookups(stmt) {
+					if !sqlquery.IsIdempotencyTable(l.Table) {
+						continue
+					}
+					keyCol, scoped := "", false
+					for _, col := range l.Where {
+						if sqlquery.IsTenantColumn(col) {
+							scoped = true
+						} else if keyCol == "" && sqlquery.IsKeyColumn(col) {
+							keyCol = col
+						}
+					}
+					if keyCol == "" || scoped {
+						continue
+					}
+					rep.Report(q.Arg.Pos(), fmt.Sprintf(
+						"%s on %s filters by %s without a tenant column: keys are unique only per tenant, so this can match another tenant's record; add tenant_id to the where clause and the primary key",
+						l.Kind, l.Table, keyCol))
+				}
+			}
+		}
+	}
+	return nil, nil
+}

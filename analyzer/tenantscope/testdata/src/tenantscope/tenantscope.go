@@ -1,0 +1,67 @@
+package tenantscope
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jmoiron/sqlx"
+)
+
+const lookupByKey = "SELECT response FROM idempotency_keys WHERE idempotency_key = $1"
+
+func selectByKey(ctx context.Context, pool *pgxpool.Pool, key string) {
+	var resp []byte
+	pool.QueryRow(ctx, lookupByKey, key).Scan(&resp) // want `select on idempotency_keys filters by idempotency_key without a tenant column`
+}
+
+func updateByKey(ctx context.Context, tx pgx.Tx, key string) {
+	const q = `UPDATE payment_intents SET status = 'done', tenant_id = tenant_id
+		WHERE idempotency_key = $1`
+	tx.Exec(ctx, q, key) // want `update on payment_intents filters by idempotency_key without a tenant column`
+}
+
+func aliased(ctx context.Context, db *sql.DB, key string) {
+	db.QueryRowContext(ctx, "SELECT i.tenant_id, i.status FROM public.intents AS i WHERE i.dedup_key = $1", key) // want `select on intents filters by dedup_key`
+}
+
+func sqlxGet(db *sqlx.DB, key string) {
+	var status string
+	db.Get(&status, "SELECT status FROM intencao_pagamento WHERE chave_idempotencia = ?", key) // want `select on intencao_pagamento filters by chave_idempotencia`
+}
+
+func concatenated(ctx context.Context, pool *pgxpool.Pool, key string) {
+	q := "SELECT status FROM idempotency_keys" + " WHERE key = $1 FOR UPDATE"
+	pool.QueryRow(ctx, q, key) // want `select on idempotency_keys filters by key without a tenant column`
+}
+
+// ---- negatives ----
+
+func scoped(ctx context.Context, pool *pgxpool.Pool, tenant, key string) {
+	pool.QueryRow(ctx, "SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND idempotency_key = $2", tenant, key)
+	pool.Exec(ctx, "UPDATE payment_intents SET status = 'done' WHERE account_id = $1 AND idempotency_key = $2", tenant, key)
+	pool.QueryRow(ctx, `SELECT status FROM intents WHERE client_id = $1 AND dedup_key = $2`, tenant, key)
+}
+
+func byID(ctx context.Context, pool *pgxpool.Pool, id int64) {
+	pool.QueryRow(ctx, "SELECT status FROM payment_intents WHERE id = $1", id)
+}
+
+func otherTable(ctx context.Context, pool *pgxpool.Pool, key string) {
+	pool.QueryRow(ctx, "SELECT value FROM api_keys WHERE api_key = $1", key)
+	pool.QueryRow(ctx, "SELECT payload FROM cache WHERE cache_key = $1", key)
+}
+
+func noWhere(ctx context.Context, pool *pgxpool.Pool) {
+	pool.Query(ctx, "SELECT idempotency_key FROM idempotency_keys ORDER BY created_at")
+}
+
+func insertOnly(ctx context.Context, pool *pgxpool.Pool, tenant, key string) {
+	pool.Exec(ctx, "INSERT INTO idempotency_keys (tenant_id, idempotency_key) VALUES ($1, $2) ON CONFLICT DO NOTHING", tenant, key)
+}
+
+func suppressed(ctx context.Context, pool *pgxpool.Pool, key string) {
+	//idemcheck:ignore IDEM007 single-tenant deployment
+	pool.QueryRow(ctx, "SELECT status FROM idempotency_keys WHERE idempotency_key = $1", key)
+}

@@ -1,0 +1,13 @@
+package wholepayload_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemcheck/idemcheck/analyzer/wholepayload"
+)
+
+func TestWholePayload(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), wholepayload.Analyzer, "wholepayload")
+}

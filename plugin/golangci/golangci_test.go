@@ -1,0 +1,79 @@
+package golangci
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+)
+
+func TestNewAndBuildAnalyzers(t *testing.T) {
+	defer config.SetActive(nil)
+	dir := t.TempDir()
+	file := filepath.Join(dir, ".idemcheck.yaml")
+	if err := os.WriteFile(file, []byte("tenant_columns: [loja_id]\ndisable: [IDEM004]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// golangci-lint hands over the settings as decoded YAML: maps and slices.
+	settings := map[string]any{
+		"config":   file,
+		"disable":  []any{"IDEM005"},
+		"key_name": "opref",
+		"sinks":    []any{map[string]any{"package": "github.com/acme/pay", "function": "Charge"}},
+	}
+	p, err := New(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.GetLoadMode() != register.LoadModeTypesInfo {
+		t.Errorf("load mode %q", p.GetLoadMode())
+	}
+	analyzers, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range analyzers {
+		names = append(names, a.Name)
+	}
+	if got := strings.Join(names, ","); got != "attemptkey,sdkkey,floatkey,appunique,tenantscope" {
+		t.Errorf("analyzers = %s", got)
+	}
+	c := config.Active()
+	if c == nil || !c.IsTenantColumn("loja_id") || !c.MatchKeyName("op_ref") || !c.Sinks[0].MatchFunc("github.com/acme/pay", "Charge") {
+		t.Errorf("configuration not installed: %+v", c)
+	}
+}
+
+func TestRegistered(t *testing.T) {
+	newPlugin, err := register.GetPlugin("idemcheck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlugin(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyzers, err := p.BuildAnalyzers()
+	defer config.SetActive(nil)
+	if err != nil || len(analyzers) != 7 {
+		t.Fatalf("%d analyzers, %v", len(analyzers), err)
+	}
+}
+
+func TestBadSettings(t *testing.T) {
+	for name, s := range map[string]any{
+		"unknown key":  map[string]any{"tabels": []any{"x"}},
+		"bad regexp":   map[string]any{"key_name": "("},
+		"missing file": map[string]any{"config": filepath.Join(t.TempDir(), "nope.yaml")},
+		"bad rule":     map[string]any{"disable": []any{"IDEM5"}},
+	} {
+		if _, err := New(s); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
