@@ -135,6 +135,7 @@ type engine struct {
 	valKeys  map[ssa.Value]key
 	mem      map[ssa.Value][]entry
 	clean    map[key]bool
+	fills    map[*ssa.Alloc][]ssa.Instruction
 	changed  bool
 
 	params     map[paramKey]*label
@@ -175,6 +176,7 @@ func newEngine(pass *analysis.Pass, cfg Config) *engine {
 		binding:    map[*ssa.FreeVar]ssa.Value{},
 		mem:        map[ssa.Value][]entry{},
 		clean:      map[key]bool{},
+		fills:      map[*ssa.Alloc][]ssa.Instruction{},
 		params:     map[paramKey]*label{},
 		sources:    map[token.Pos]*origin{},
 		vias:       map[viaKey]*origin{},
@@ -482,6 +484,10 @@ func (e *engine) computeValKey(v ssa.Value) key {
 	case *ssa.UnOp:
 		switch v.Op {
 		case token.MUL:
+			if e.readBack(v) {
+				// Its own location: only what the barrier wrote.
+				return key{v, ""}
+			}
 			return e.addrKey(v.X)
 		case token.ARROW:
 			return e.valKey(v.X).sub("[]")

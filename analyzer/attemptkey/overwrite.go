@@ -1,0 +1,143 @@
+package attemptkey
+
+// Strong updates through barriers. The memory model is flow-insensitive, so
+// a local variable that first holds a fresh value and is then overwritten by
+// a read-back (key := uuid.NewString(); row.Scan(&key)) would hold both. A
+// read that the barrier call dominates, with no store into the variable
+// after the barrier, sees only what the barrier wrote: a store the barrier
+// does not dominate reaches such a read only through the barrier (otherwise
+// a path from the entry would avoid it).
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// readBack reports whether the load reads a local variable last written by
+// a barrier (Scan(&v)).
+func (e *engine) readBack(load *ssa.UnOp) bool {
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	bs := e.fillingBarriers(alloc)
+	if len(bs) == 0 {
+		return false
+	}
+	var stores []ssa.Instruction
+	for _, r := range *alloc.Referrers() {
+		if s, ok := r.(*ssa.Store); ok {
+			stores = append(stores, s)
+		}
+	}
+	for _, b := range bs {
+		if !instrDominates(b, load) {
+			continue
+		}
+		after := false
+		for _, s := range stores {
+			if instrDominates(b, s) {
+				after = true
+				break
+			}
+		}
+		if !after {
+			return true
+		}
+	}
+	return false
+}
+
+// fillingBarriers returns the barrier calls that receive the address of
+// alloc. It gives up (nil) when the address escapes anywhere else: into a
+// closure, another call, a field.
+func (e *engine) fillingBarriers(alloc *ssa.Alloc) []ssa.Instruction {
+	if bs, ok := e.fills[alloc]; ok {
+		return bs
+	}
+	e.fills[alloc] = nil
+	var calls []ssa.Instruction
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc {
+				return nil
+			}
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeInterface:
+			c := e.variadicBarrierCall(r)
+			if c == nil {
+				return nil
+			}
+			calls = append(calls, c)
+		case *ssa.Call:
+			if !e.isBarrierCall(r) {
+				return nil
+			}
+			calls = append(calls, r)
+		default:
+			return nil
+		}
+	}
+	e.fills[alloc] = calls
+	return calls
+}
+
+// variadicBarrierCall follows &x boxed into the variadic slice of a call
+// such as Scan(dest ...any) and returns that call when it is a barrier.
+func (e *engine) variadicBarrierCall(mi *ssa.MakeInterface) ssa.Instruction {
+	refs := *mi.Referrers()
+	if len(refs) != 1 {
+		return nil
+	}
+	st, ok := refs[0].(*ssa.Store)
+	if !ok || st.Val != mi {
+		return nil
+	}
+	ia, ok := st.Addr.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	arr, ok := ia.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, r := range *arr.Referrers() {
+		sl, ok := r.(*ssa.Slice)
+		if !ok {
+			continue
+		}
+		for _, u := range *sl.Referrers() {
+			if c, ok := u.(*ssa.Call); ok && e.isBarrierCall(c) {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+func (e *engine) isBarrierCall(c *ssa.Call) bool {
+	return e.callInfo(c.Common(), c, c.Pos()).mode == callBarrier
+}
+
+// instrDominates reports whether a executes before b on every path to b.
+func instrDominates(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab != bb {
+		return ab.Dominates(bb)
+	}
+	for _, in := range ab.Instrs {
+		switch in {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
+}
