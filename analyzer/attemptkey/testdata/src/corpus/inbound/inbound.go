@@ -179,3 +179,21 @@ func ChargeHourly(ctx context.Context, orderID string) error {
 	_, err := http.DefaultClient.Do(req)
 	return err
 }
+
+// I14 (silent): the inbound dedup key is the transport's message id, and
+// it goes only to the inbound table.
+func Seen(ctx context.Context, conn *pgx.Conn, m PubSubMessage) (bool, error) {
+	dedupKey := m.ID
+	tag, err := conn.Exec(ctx, `insert into inbound_dedup(dedup_key) values ($1) on conflict do nothing`, dedupKey)
+	_ = tag
+	return err == nil, err
+}
+
+// I15 (silent): the same with a WhatsApp message id.
+func SeenWA(ctx context.Context, conn *pgx.Conn, wamid string, body struct {
+	MessageID string `json:"message_id"`
+}) (bool, error) {
+	dedupKey := body.MessageID
+	_, err := conn.Exec(ctx, `insert into inbound_dedup(dedup_key) values ($1) on conflict do nothing`, dedupKey)
+	return err == nil, err
+}
