@@ -290,6 +290,7 @@ func TestNormcheckExecCommandFailures(t *testing.T) {
 		{"no output", "cat >/dev/null; echo 'warming up' >&2", "printed no key on stdout; stderr: warming up"},
 		{"not found", "no-such-key-command-xyz", "not found"},
 		{"flood", "cat >/dev/null; yes key | head -c 200000", "printed more than 65536 bytes"},
+		{"background child holds stdout", "cat >/dev/null; echo key; sleep 30 &", "left a background process holding its stdout"},
 	} {
 		r := runNormcheck(t, "", execArgs(tc.command, "cpf", "11144477735")...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.has) {
