@@ -188,6 +188,8 @@ func TestNormcheckUsageErrors(t *testing.T) {
 		{[]string{"--type", "cpf", "--exec", "cat", "--payload", "nope.json", "--field", "f", "11144477735"}, "nope.json"},
 		{[]string{"--type", "cpf", "--exec", "cat", "--payload", normcheckPayload, "--field", "nope", "11144477735"}, `no field "nope"`},
 		{[]string{"--type", "cpf", "--bogus", "1"}, "unknown flag"},
+		{[]string{"--type", "cpf", "--exec", "", "--payload", normcheckPayload, "--field", "chave_pix_destino", "11144477735"}, "--exec: empty command"},
+		{[]string{"--type", "cpf", "--rule", "", "11144477735"}, "--rule: empty rule name"},
 	} {
 		r := runNormcheck(t, "", tc.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.has) {
