@@ -15,7 +15,10 @@
 //     it, stripe-go's NewIdempotencyKey; struct fields, map keys and JSON
 //     tags named like transport or observability identity (message_id,
 //     wamid, delivery_tag, receipt_handle, request_id, trace_id, span_id)
-//     and attempt counters (Attempt, RetryCount, Redelivered); and the
+//     and attempt counters (Attempt, RetryCount, Redelivered); variables
+//     so named count when they are counters or hold a parameter (a handler
+//     called with the delivery's id), not when the function assigns them a
+//     value of its own (requestID := deriveKey(o)); and the
 //     output of LLM clients (openai-go, go-openai, anthropic-sdk-go, …).
 //   - Sinks (key construction): http.Header Set/Add/index with an
 //     Idempotency-Key-like constant name, any call passing such a constant
@@ -28,7 +31,9 @@
 //     RowTo…, sqlx Get/Select), the incoming request's own Idempotency-Key
 //     header, and configuration (os.Getenv).
 //
-// Propagation is flow-insensitive within a function and field-sensitive:
+// Propagation is flow-insensitive within a function, except that a read of a
+// local variable after a barrier filled it (key := uuid.NewString();
+// row.Scan(&key)) sees only the read-back value, and field-sensitive:
 // through assignment, struct fields (one tainted field does not taint its
 // siblings), slices, maps, channels, closures (captured variables), string
 // operations, fmt, strconv, hex/base64, hash writes and sums, json.Marshal
