@@ -71,3 +71,21 @@ func HandleWithRetry(ctx context.Context, requestID string) error {
 	}
 	return err
 }
+
+type intentRow struct {
+	OrderID   string
+	RequestID string
+	Amount    int64
+}
+
+// Q06 (silent): a request id frozen in the intent row and read back.
+func ChargeStoredRequestID(ctx context.Context, db *sql.DB, orderID string) error {
+	var in intentRow
+	if err := db.QueryRowContext(ctx, `select order_id, request_id, amount from intents where order_id = $1`, orderID).Scan(&in.OrderID, &in.RequestID, &in.Amount); err != nil {
+		return err
+	}
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(in.Amount)}
+	params.SetIdempotencyKey(in.RequestID)
+	_, err := paymentintent.New(params)
+	return err
+}
