@@ -141,3 +141,58 @@ func instrDominates(a, b ssa.Instruction) bool {
 	}
 	return false
 }
+
+// markReadBack marks, before propagation starts, the locations that
+// barriers fill: pointer arguments and the pointers boxed into a variadic
+// dest ...any (row.Scan(&in.OrderID, &in.RequestID)). A field so filled is
+// read back, whatever its name says, and identity labels skip it even when
+// its address is taken before the call is visited.
+func (e *engine) markReadBack() {
+	for _, f := range e.funcs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(*ssa.Call)
+				if !ok || !e.isBarrierCall(c) {
+					continue
+				}
+				for _, a := range c.Call.Args {
+					if isPointer(a.Type()) {
+						e.clean[e.addrKey(a)] = true
+					}
+					for _, p := range boxedPointers(a) {
+						e.clean[e.addrKey(p)] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// boxedPointers returns the pointers a variadic ...any argument carries.
+func boxedPointers(a ssa.Value) []ssa.Value {
+	sl, ok := a.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, u := range *ia.Referrers() {
+			st, ok := u.(*ssa.Store)
+			if !ok || st.Addr != ia {
+				continue
+			}
+			if mi, ok := st.Val.(*ssa.MakeInterface); ok && isPointer(mi.X.Type()) {
+				out = append(out, mi.X)
+			}
+		}
+	}
+	return out
+}

@@ -21,6 +21,7 @@ const maxRounds = 12
 
 // solve propagates to a fixed point.
 func (e *engine) solve() {
+	e.markReadBack()
 	for round := 0; round < maxRounds; round++ {
 		e.changed = false
 		for _, f := range e.funcs {
