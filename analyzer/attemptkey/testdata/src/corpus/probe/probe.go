@@ -6,7 +6,13 @@ package probe
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"log"
 	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/stripe/stripe-go/v82"
 	"github.com/stripe/stripe-go/v82/paymentintent"
@@ -87,5 +93,52 @@ func ChargeStoredRequestID(ctx context.Context, db *sql.DB, orderID string) erro
 	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(in.Amount)}
 	params.SetIdempotencyKey(in.RequestID)
 	_, err := paymentintent.New(params)
+	return err
+}
+
+// Q07 (reported): the candidate is written, but the attempt uses its own
+// candidate instead of reading back the one that won.
+func ChargeWrittenNotReadBack(ctx context.Context, db *sql.DB, orderID string, amount int64) error {
+	key := uuid.NewString()
+	if _, err := db.ExecContext(ctx, `insert into intents(order_id, idem_key) values ($1, $2) on conflict do nothing`, orderID, key); err != nil {
+		return err
+	}
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount)}
+	params.SetIdempotencyKey(key) // want "idempotency key"
+	_, err := paymentintent.New(params)
+	return err
+}
+
+// Q08 (silent): a nullable key read back.
+func ChargeNullable(ctx context.Context, db *sql.DB, orderID string) error {
+	var k sql.NullString
+	if err := db.QueryRowContext(ctx, `select idem_key from intents where order_id = $1`, orderID).Scan(&k); err != nil || !k.Valid {
+		return err
+	}
+	params := &stripe.PaymentIntentParams{}
+	params.SetIdempotencyKey(k.String)
+	_, err := paymentintent.New(params)
+	return err
+}
+
+// Q09 (silent): a key function that times itself.
+func idempotencyKeyFor(orderID string, amount int64) string {
+	start := time.Now()
+	defer func() { log.Printf("key derived in %s", time.Since(start)) }()
+	return fmt.Sprintf("v1:%s:%d", orderID, amount)
+}
+
+func ChargeTimedKey(orderID string, amount int64) error {
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount)}
+	params.SetIdempotencyKey(idempotencyKeyFor(orderID, amount))
+	_, err := paymentintent.New(params)
+	return err
+}
+
+// Q10 (reported): the elapsed time since the handler started.
+func ChargeElapsed(ctx context.Context, orderID string, started time.Time) error {
+	req := newReq(ctx)
+	req.Header.Set("Idempotency-Key", orderID+"-"+strconv.FormatInt(int64(time.Since(started)/time.Hour), 10)) // want "idempotency key"
+	_, err := http.DefaultClient.Do(req)
 	return err
 }
