@@ -19,7 +19,9 @@
 //     so named count when they are counters or hold a parameter (a handler
 //     called with the delivery's id), not when the function assigns them a
 //     value of its own (requestID := deriveKey(o)); and the
-//     output of LLM clients (openai-go, go-openai, anthropic-sdk-go, …).
+//     output of LLM clients (openai-go, go-openai, anthropic-sdk-go, …),
+//     including net/http responses from a constant model API URL
+//     (api.openai.com, api.anthropic.com, …/chat/completions).
 //   - Sinks (key construction): http.Header Set/Add/index with an
 //     Idempotency-Key-like constant name, any call passing such a constant
 //     name followed by a value, stripe-go's IdempotencyKey field and

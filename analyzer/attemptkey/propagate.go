@@ -264,6 +264,11 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 		ci.mode = callBarrier
 		return ci
 	}
+	if val != nil && llmHTTPCall(c, cal) {
+		ci.mode, ci.out = callSource, -1
+		ci.source = &label{origin: e.sourceAt(pos, "response of "+cal.display(), kindModel)}
+		return ci
+	}
 	if kind, out, ok := sourceCall(cal); ok || e.cfg.isSource(cal) {
 		if !ok {
 			kind, out = kindConfigured, -1
