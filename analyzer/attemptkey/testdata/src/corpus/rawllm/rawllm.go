@@ -94,3 +94,11 @@ func Reply(ctx context.Context, orderID, text string) (string, error) {
 	}
 	return out.Content[0].Text, nil
 }
+
+// L05 (reported): SQS's receive count, the queue's retry counter.
+func ChargeReceiveCount(ctx context.Context, orderID string, attrs map[string]string) error {
+	params := &stripe.PaymentIntentParams{}
+	params.SetIdempotencyKey(orderID + "#" + attrs["ApproximateReceiveCount"]) // want "idempotency key"
+	_, err := paymentintent.New(params)
+	return err
+}
