@@ -328,13 +328,20 @@ func (c *checker) localOrigin(v *types.Var) (originKind, int) {
 	return result, 0
 }
 
+// refersTo reports an argument through which a callee can reach v's key:
+// v itself, &v, or a pointer into v such as &params.Params.
 func refersTo(info *types.Info, e ast.Expr, v *types.Var) bool {
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		e = ast.Unparen(u.X)
+		return rootIs(info, u.X, v)
 	}
-	id, ok := e.(*ast.Ident)
-	return ok && info.ObjectOf(id) == v
+	if id, ok := e.(*ast.Ident); ok {
+		return info.ObjectOf(id) == v
+	}
+	if _, ok := info.TypeOf(e).(*types.Pointer); ok {
+		return rootIs(info, e, v)
+	}
+	return false
 }
 
 func builtHere(info *types.Info, e ast.Expr) bool {
