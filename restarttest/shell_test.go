@@ -125,3 +125,40 @@ func TestShellHandlerVerdicts(t *testing.T) {
 		}
 	})
 }
+
+// The handler's DATABASE_URL and PG* variables work with plain psql, land
+// in the run's schema, and keep the settings of the DSN's own options.
+func TestHandlerEnvironmentWithPlainPsql(t *testing.T) {
+	cfg := shellConfig(t, "", KillPoint{Kind: KillNone})
+	withOptions := "options=-c%20statement_timeout%3D4321"
+	switch {
+	case !strings.Contains(cfg.DSN, "://"):
+		t.Skip("the test DSN is not a URL")
+	case strings.Contains(cfg.DSN, "?"):
+		cfg.DSN += "&" + withOptions
+	default:
+		cfg.DSN += "?" + withOptions
+	}
+	cfg.MaxAttempts = 1
+	cfg.Handler = `cat >/dev/null
+psql -X -q -t -A -v ON_ERROR_STOP=1 -c "select 'env ' || current_schema() || ' ' || current_setting('statement_timeout')" &&
+psql -X -q -t -A -v ON_ERROR_STOP=1 "$DATABASE_URL" -c "select 'url ' || current_schema() || ' ' || current_setting('statement_timeout')" &&
+psql -X -q -v ON_ERROR_STOP=1 -c "insert into intents (message_id, payload, key) values ('m', '{}', 'k')" &&
+printf 'provider %s\n' "$(curl -sS -X POST -H 'Idempotency-Key: k' --data '{"valor":"1.00"}' "$PROVIDER_URL/v1/charges")"`
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	r := rep.Rounds[0]
+	out := r.Attempts[0].Stdout
+	for _, want := range []string{
+		"env " + rep.Schema + " 4321ms",
+		"url " + rep.Schema + " 4321ms",
+		`provider {"id":"ch_1","status":"succeeded"}`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("handler output %q lacks %q", out, want)
+		}
+	}
+	if !r.Passed || r.Writes != 1 {
+		t.Errorf("round passed %v with %d writes, want a pass with 1", r.Passed, r.Writes)
+	}
+}
