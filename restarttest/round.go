@@ -178,7 +178,9 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 			}
 			backoff *= 2
 		}
-		a := &attemptRun{armed: armable && i == 1}
+		// The kill stays armed until it lands: an attempt that failed on
+		// its own first (a provider 500, a crash) does not use it up.
+		a := &attemptRun{armed: armable && !rs.killLanded()}
 		a.rec.Delivery, a.rec.Index = delivery, i
 		rs.mu.Lock()
 		rs.attempts = append(rs.attempts, a)
@@ -188,6 +190,20 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 			return
 		}
 	}
+}
+
+// killLanded reports whether an attempt of the round was killed at the
+// round's kill point.
+func (rs *roundState) killLanded() bool {
+	rs.mu.Lock()
+	attempts := append([]*attemptRun(nil), rs.attempts...)
+	rs.mu.Unlock()
+	for _, a := range attempts {
+		if a.killReason() == rs.kp.String() {
+			return true
+		}
+	}
+	return false
 }
 
 func (rs *roundState) begin(a *attemptRun) {

@@ -162,3 +162,24 @@ printf 'provider %s\n' "$(curl -sS -X POST -H 'Idempotency-Key: k' --data '{"val
 		t.Errorf("round passed %v with %d writes, want a pass with 1", r.Passed, r.Writes)
 	}
 }
+
+// An attempt that fails on its own before the kill point (here the
+// provider's 500-once) does not use the kill up: the next attempt is killed
+// there, and the correct handler still charges once.
+func TestKillStaysArmedUntilItLands(t *testing.T) {
+	cfg := shellConfig(t, "intent.sh", KillPoint{Kind: KillResponse})
+	cfg.Fault = ProviderFault{FailOnce: true}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	r := rep.Rounds[0]
+	var outcomes []string
+	for _, a := range r.Attempts {
+		outcomes = append(outcomes, a.Outcome)
+	}
+	if got := strings.Join(outcomes, ","); !r.KillReached || got != "failed,killed,acked" {
+		t.Errorf("kill reached %v, outcomes %s; want failed,killed,acked", r.KillReached, got)
+	}
+	if !r.Passed {
+		t.Errorf("intent.sh failed %v", r.Checks)
+	}
+}
