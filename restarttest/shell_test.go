@@ -1,6 +1,7 @@
 package restarttest
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -181,5 +182,32 @@ func TestKillStaysArmedUntilItLands(t *testing.T) {
 	}
 	if !r.Passed {
 		t.Errorf("intent.sh failed %v", r.Checks)
+	}
+}
+
+// A --deliver server in sh + socat + psql + curl, killed and restarted
+// like any server: the intent design passes at every kill point, including
+// the write that is its last act before answering.
+func TestShellServerHandler(t *testing.T) {
+	if _, err := exec.LookPath("socat"); err != nil {
+		t.Skip("socat not installed")
+	}
+	port, err := freeLoopbackPort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := shellConfig(t, "", KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse},
+		KillPoint{Kind: KillDBWrite, N: 2}, KillPoint{Kind: KillConcurrent, N: 2})
+	cfg.Handler = fmt.Sprintf("sh ../testdata/restart/sh/server.sh %d", port)
+	cfg.DeliverURL = fmt.Sprintf("http://127.0.0.1:%d/hook", port)
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	if rep.Verdict != VerdictPass {
+		t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+	}
+	for _, kp := range []string{"response", "db-write:2"} {
+		if r := roundAt(t, rep, kp); !r.KillReached {
+			t.Errorf("round %s: kill not reached", kp)
+		}
 	}
 }
