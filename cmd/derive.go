@@ -32,6 +32,7 @@ type DeriveOptions struct {
 	Tenant      string
 	TenantSet   bool
 	Action      string
+	ActionSet   bool
 	PayloadPath string // FILE or "-" for stdin
 	Sets        []string
 	Format      string // text or json
@@ -42,6 +43,8 @@ type DeriveOptions struct {
 	SchemaPath  string
 	PrintSchema bool
 	HMACKeyFile string
+	// HMACKeyFileSet tells an explicit empty --hmac-key-file from none.
+	HMACKeyFileSet bool
 }
 
 // NewCmdDerive builds `idemcheck derive`.
@@ -67,9 +70,11 @@ line), 2 usage or environment error.`,
   idemcheck derive --tenant acme --action pix.cobranca --payload - --verify 8e8c62f6…
   idemcheck derive --batch < intents.jsonl > keys.jsonl
   idemcheck derive --print-schema > schema.yaml`,
-		Args: cobra.NoArgs,
+		Args: noDeriveArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.TenantSet = c.Flags().Changed("tenant")
+			opts.ActionSet = c.Flags().Changed("action")
+			opts.HMACKeyFileSet = c.Flags().Changed("hmac-key-file")
 			if err := opts.validate(); err != nil {
 				return err
 			}
@@ -96,10 +101,22 @@ line), 2 usage or environment error.`,
 	return cmd
 }
 
+// noDeriveArgs refuses positional arguments without echoing them, as
+// cobra.NoArgs would: a secret pasted on the command line must not be printed.
+func noDeriveArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return UsageErrorf("derive takes no arguments (got %d); the secret comes from $%s or --hmac-key-file, the intent from flags", len(args), secretEnv)
+	}
+	return nil
+}
+
 // validate checks flag combinations before any input is read.
 func (o *DeriveOptions) validate() error {
 	if o.Format != "text" && o.Format != "json" {
 		return UsageErrorf("--format must be text or json, not %q", o.Format)
+	}
+	if o.HMACKeyFileSet && o.HMACKeyFile == "" {
+		return UsageErrorf("--hmac-key-file: empty path")
 	}
 	if o.Verify != "" {
 		v := strings.ToLower(strings.TrimSpace(o.Verify))
@@ -116,7 +133,7 @@ func (o *DeriveOptions) validate() error {
 			flag string
 			set  bool
 		}{
-			{"--tenant", o.TenantSet}, {"--action", o.Action != ""}, {"--payload", o.PayloadPath != ""},
+			{"--tenant", o.TenantSet}, {"--action", o.ActionSet || o.Action != ""}, {"--payload", o.PayloadPath != ""},
 			{"--set", len(o.Sets) > 0}, {"--verify", o.Verify != ""}, {"--explain", o.Explain},
 		}
 		for _, c := range conflicts {
@@ -129,9 +146,12 @@ func (o *DeriveOptions) validate() error {
 	if !o.TenantSet {
 		return UsageErrorf("--tenant is required (or use --batch)")
 	}
-	if o.Action == "" {
+	// An explicit --action "" goes on to derive, which refuses it as an
+	// unknown action, as a batch line with "action": "" is.
+	if !o.ActionSet && o.Action == "" {
 		return UsageErrorf("--action is required (or use --batch)")
 	}
+
 	if o.PayloadPath != "" && len(o.Sets) > 0 {
 		return UsageErrorf("use either --payload or --set, not both")
 	}
@@ -151,7 +171,7 @@ func deriveRun(opts *DeriveOptions) error {
 	if opts.SchemaPath != "" {
 		s, err := derive.LoadSchemaFile(opts.SchemaPath)
 		if err != nil {
-			return UsageErrorf("%v", err)
+			return UsageErrorf("--schema: %v", err)
 		}
 		schema = s
 	}

@@ -230,6 +230,20 @@ func TestDeriveSecretHandling(t *testing.T) {
 	if r.code != 2 {
 		t.Fatalf("--hmac-key accepted: code %d", r.code)
 	}
+	// A secret pasted as an argument is refused without being echoed
+	// (runDerive fails the test if it shows up).
+	r = runDerive(t, "", "", append(base, testSecret)...)
+	if r.code != 2 || !strings.Contains(r.stderr, "no arguments") {
+		t.Fatalf("positional secret: code %d stderr %q", r.code, r.stderr)
+	}
+	// An explicit empty --hmac-key-file is an error, not a silent fallback
+	// to the environment.
+	for _, args := range [][]string{append(base, "--hmac-key-file="), {"--batch", "--hmac-key-file="}} {
+		r = runDerive(t, testSecret, "", args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--hmac-key-file: empty path") {
+			t.Fatalf("%v: code %d stderr %q", args, r.code, r.stderr)
+		}
+	}
 }
 
 func TestDeriveFailures(t *testing.T) {
@@ -272,6 +286,11 @@ func TestDeriveUsageErrors(t *testing.T) {
 		if r := runDerive(t, testSecret, "", args...); r.code != 2 {
 			t.Errorf("%v: code %d, want 2 (stderr %q)", args, r.code, r.stderr)
 		}
+	}
+	// An explicit empty action is refused as unknown (exit 1), as a batch
+	// line with "action": "" is, not reported as a missing flag.
+	if r := runDerive(t, testSecret, "", "--tenant", "t", "--action", "", "--payload", payload); r.code != 1 || !strings.Contains(r.stderr, `unknown action ""`) {
+		t.Errorf("empty action: code %d stderr %q", r.code, r.stderr)
 	}
 	// An empty tenant is allowed when given explicitly, as the reference allows it.
 	if r := runDerive(t, testSecret, "", "--tenant", "", "--action", vecAction, "--payload", payload); r.code != 0 {

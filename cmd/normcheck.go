@@ -104,6 +104,10 @@ func checkNormcheckFlags(c *cobra.Command, opts *NormcheckOptions) error {
 		return UsageErrorf("give at least one VALUE to check")
 	case opts.Format != "text" && opts.Format != "json":
 		return UsageErrorf("--format must be text or json, not %q", opts.Format)
+	case changed("exec") && strings.TrimSpace(opts.Exec) == "":
+		return UsageErrorf("--exec: empty command")
+	case changed("rule") && opts.Rule == "":
+		return UsageErrorf("--rule: empty rule name")
 	case opts.Exec != "" && (opts.Rule != "" || opts.SchemaFile != "" || opts.Action != ""):
 		return UsageErrorf("--exec checks your command, not a rule: drop --rule, --schema and --action")
 	case opts.Rule != "" && (opts.SchemaFile != "" || opts.Action != "" || opts.Field != ""):

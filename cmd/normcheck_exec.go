@@ -214,6 +214,10 @@ func runKeyCommand(command string, stdin []byte, timeout time.Duration) (string,
 	switch {
 	case timedOut.Load():
 		return "", fmt.Errorf("did not finish within %s; killed its process group%s", timeout, tail)
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The command exited, but a background process it started kept
+		// stdout or stderr open: its output may be incomplete.
+		return "", fmt.Errorf("exited but left a background process holding its stdout or stderr open; a key command must finish before it exits%s", tail)
 	case err != nil:
 		return "", fmt.Errorf("%v%s", err, tail)
 	case stdout.overflow:

@@ -188,6 +188,8 @@ func TestNormcheckUsageErrors(t *testing.T) {
 		{[]string{"--type", "cpf", "--exec", "cat", "--payload", "nope.json", "--field", "f", "11144477735"}, "nope.json"},
 		{[]string{"--type", "cpf", "--exec", "cat", "--payload", normcheckPayload, "--field", "nope", "11144477735"}, `no field "nope"`},
 		{[]string{"--type", "cpf", "--bogus", "1"}, "unknown flag"},
+		{[]string{"--type", "cpf", "--exec", "", "--payload", normcheckPayload, "--field", "chave_pix_destino", "11144477735"}, "--exec: empty command"},
+		{[]string{"--type", "cpf", "--rule", "", "11144477735"}, "--rule: empty rule name"},
 	} {
 		r := runNormcheck(t, "", tc.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.has) {
@@ -290,6 +292,7 @@ func TestNormcheckExecCommandFailures(t *testing.T) {
 		{"no output", "cat >/dev/null; echo 'warming up' >&2", "printed no key on stdout; stderr: warming up"},
 		{"not found", "no-such-key-command-xyz", "not found"},
 		{"flood", "cat >/dev/null; yes key | head -c 200000", "printed more than 65536 bytes"},
+		{"background child holds stdout", "cat >/dev/null; echo key; sleep 30 &", "left a background process holding its stdout"},
 	} {
 		r := runNormcheck(t, "", execArgs(tc.command, "cpf", "11144477735")...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.has) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -30,8 +31,8 @@ type Field struct {
 	Name string
 	Rule string
 	// TypeField names a sibling payload field holding a key type, for rules
-	// such as pix_key_typed that normalize by type. Rules that do not need
-	// it ignore it.
+	// such as pix_key_typed that normalize by type. Validate refuses it on
+	// any other rule.
 	TypeField string
 }
 
@@ -133,6 +134,10 @@ func checkRuleFitsSchema(version int, action string, f Field) error {
 	if f.Rule == RulePixKeyTyped && f.TypeField == "" {
 		return fmt.Errorf("schema: action %q field %q: rule %s needs type_field (the payload field holding the key type)", action, f.Name, RulePixKeyTyped)
 	}
+	if f.Rule != RulePixKeyTyped && f.TypeField != "" {
+		// Ignoring it would let a schema author believe the type is used.
+		return fmt.Errorf("schema: action %q field %q: type_field only applies to rule %s, not %s", action, f.Name, RulePixKeyTyped, f.Rule)
+	}
 	return nil
 }
 
@@ -161,16 +166,31 @@ func LoadSchemaFile(path string) (*Schema, error) {
 // Unknown keys, rules and duplicate names are errors naming the culprit.
 // Actions keep the file's order.
 func ParseSchema(data []byte) (*Schema, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("schema: empty document")
+		}
 		return nil, fmt.Errorf("schema: %w", err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, errors.New("schema: empty document")
 	}
+	// A second document would be silently ignored: which one is the schema?
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, fmt.Errorf("schema: %w", err)
+		}
+		return nil, nodeErr(&extra, "a second YAML document; a schema file holds one")
+	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return nil, nodeErr(root, "the schema must be a mapping with version and actions")
+	}
+	if err := checkUniqueKeys(root); err != nil {
+		return nil, err
 	}
 	s := &Schema{}
 	var sawVersion, sawActions bool
@@ -179,8 +199,12 @@ func ParseSchema(data []byte) (*Schema, error) {
 		switch key.Value {
 		case "version":
 			sawVersion = true
-			if err := val.Decode(&s.Version); err != nil || val.Kind != yaml.ScalarNode {
-				return nil, nodeErr(val, "version must be an integer")
+			// yaml.v3 decodes 2.5 into an int as 2: accept integer literals only.
+			if val.Kind != yaml.ScalarNode || val.ShortTag() != "!!int" {
+				return nil, nodeErr(val, fmt.Sprintf("version must be an integer, got %q", val.Value))
+			}
+			if err := val.Decode(&s.Version); err != nil {
+				return nil, nodeErr(val, fmt.Sprintf("version must be an integer, got %q", val.Value))
 			}
 		case "actions":
 			sawActions = true
@@ -209,12 +233,18 @@ func parseActions(n *yaml.Node) ([]Action, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, nodeErr(n, "actions must be a mapping from action name to its fields")
 	}
+	if err := checkUniqueKeys(n); err != nil {
+		return nil, err
+	}
 	var actions []Action
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		a := Action{Name: key.Value}
 		if val.Kind != yaml.MappingNode {
 			return nil, nodeErr(val, fmt.Sprintf("action %q must be a mapping with fields", a.Name))
+		}
+		if err := checkUniqueKeys(val); err != nil {
+			return nil, err
 		}
 		for j := 0; j+1 < len(val.Content); j += 2 {
 			k, v := val.Content[j], val.Content[j+1]
@@ -241,6 +271,9 @@ func parseFields(action string, n *yaml.Node) ([]Field, error) {
 		if item.Kind != yaml.MappingNode {
 			return nil, nodeErr(item, fmt.Sprintf("action %q: each field must be a mapping with name and rule", action))
 		}
+		if err := checkUniqueKeys(item); err != nil {
+			return nil, err
+		}
 		var f Field
 		for j := 0; j+1 < len(item.Content); j += 2 {
 			k, v := item.Content[j], item.Content[j+1]
@@ -264,6 +297,20 @@ func parseFields(action string, n *yaml.Node) ([]Field, error) {
 		fields = append(fields, f)
 	}
 	return fields, nil
+}
+
+// checkUniqueKeys refuses a mapping that repeats a key: yaml.v3 keeps both
+// in a Node, and silently taking the last would hide an editing mistake.
+func checkUniqueKeys(n *yaml.Node) error {
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if seen[k.Value] {
+			return nodeErr(k, fmt.Sprintf("key %q appears twice", k.Value))
+		}
+		seen[k.Value] = true
+	}
+	return nil
 }
 
 func nodeErr(n *yaml.Node, msg string) error {

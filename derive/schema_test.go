@@ -27,7 +27,7 @@ actions:
   pix.devolucao:
     fields:
       - name: chave
-        rule: pix_key
+        rule: pix_key_typed
         type_field: tipo_chave
       - name: "valor: total"
         rule: cents
@@ -41,7 +41,7 @@ actions:
 	if s.Version != 3 || len(s.Actions) != 2 || s.Actions[0].Name != "pix.devolucao" || s.Actions[1].Name != "b" {
 		t.Fatalf("unexpected schema %+v", s)
 	}
-	if f := s.Actions[0].Fields[0]; f.TypeField != "tipo_chave" || f.Rule != "pix_key" {
+	if f := s.Actions[0].Fields[0]; f.TypeField != "tipo_chave" || f.Rule != "pix_key_typed" {
 		t.Fatalf("field = %+v", f)
 	}
 	again, err := ParseSchema(s.YAML())
@@ -65,8 +65,21 @@ func TestParseSchemaErrors(t *testing.T) {
 		"version: 1\nactions:\n  a:\n    fields:\n      - {name: x}\n":                                            "missing rule",
 		"version: 1\nactions:\n  a:\n    fields:\n      - {name: x, rule: text, type_field: x}\n":                 "type_field names the field itself",
 		"version: 1\nactions: {}\n": "no actions",
-		"- a\n- b\n":                "must be a mapping",
-		"":                          "empty",
+		// yaml.v3 would decode these floats into an int as 2: refuse them.
+		"version: 2.5\nactions:\n  a:\n    fields:\n      - {name: x, rule: text}\n":   `version must be an integer, got "2.5"`,
+		"version: 2.0\nactions:\n  a:\n    fields:\n      - {name: x, rule: text}\n":   "version must be an integer",
+		"version: \"2\"\nactions:\n  a:\n    fields:\n      - {name: x, rule: text}\n": "version must be an integer",
+		// A repeated key would silently let the last one win.
+		"version: 2\nversion: 3\nactions:\n  a:\n    fields:\n      - {name: x, rule: text}\n":           `key "version" appears twice`,
+		"version: 2\nactions:\n  a:\n    fields:\n      - {name: x, rule: text}\n  a:\n    fields: []\n": `key "a" appears twice`,
+		"version: 2\nactions:\n  a:\n    fields:\n      - {name: x, rule: text, name: y}\n":              `key "name" appears twice`,
+		"version: 2\nactions:\n  a:\n    fields:\n      - {name: x, rule: text}\n    fields: []\n":       `key "fields" appears twice`,
+		// A second document would be ignored.
+		"version: 2\nactions:\n  a:\n    fields:\n      - {name: x, rule: text}\n---\nversion: 3\n": "second YAML document",
+		// type_field on a rule that does not read it would be silently ignored.
+		"version: 2\nactions:\n  a:\n    fields:\n      - {name: x, rule: cpf, type_field: t}\n": "type_field only applies to rule pix_key_typed, not cpf",
+		"- a\n- b\n": "must be a mapping",
+		"":           "empty",
 	}
 	for in, want := range tests {
 		_, err := ParseSchema([]byte(in))
