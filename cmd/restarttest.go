@@ -32,6 +32,7 @@ type RestartTestOptions struct {
 	Rounds           int
 	Seed             int64
 	SeedSet          bool
+	RoundsSet        bool
 	MaxAttempts      int
 	Timeout          time.Duration
 	Backoff          time.Duration
@@ -78,6 +79,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.SeedSet = c.Flags().Changed("seed")
+			opts.RoundsSet = c.Flags().Changed("rounds")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -188,6 +190,9 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 	if err != nil {
 		return cfg, UsageErrorf("--message: %v", err)
 	}
+	if len(msg) == 0 {
+		return cfg, UsageErrorf("--message: %s is empty: nothing to deliver", messageName(opts.MessageFile))
+	}
 	cfg = restarttest.Config{
 		Handler:     opts.Handler,
 		DeliverURL:  opts.Deliver,
@@ -228,6 +233,9 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		random = random || kp.Kind == restarttest.KillRandom
 		cfg.KillPoints = append(cfg.KillPoints, kp)
 	}
+	if !random && (opts.RoundsSet || opts.SeedSet) {
+		return cfg, UsageErrorf("--rounds and --seed apply to --kill-at random, which is not among the kill points")
+	}
 	if random && !opts.SeedSet {
 		cfg.Seed = time.Now().UnixNano() % 1_000_000
 	}
@@ -261,6 +269,13 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(name)
 	return b, unwrapPathError(err)
+}
+
+func messageName(name string) string {
+	if name == "-" {
+		return "stdin"
+	}
+	return name
 }
 
 func unwrapPathError(err error) error {

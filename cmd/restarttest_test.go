@@ -55,6 +55,10 @@ func TestRestartTestUsageErrors(t *testing.T) {
 		{[]string{"--handler", "true", "--message", msg, "--setup", "/nonexistent.sql"}, "--setup: /nonexistent.sql"},
 		{[]string{"--handler", "true", "--message", msg, "--timeout", "0s"}, "--timeout must be positive"},
 		{[]string{"--handler", "true", "--message", msg, "--bogus"}, "unknown flag"},
+		{[]string{"--handler", "true", "--message", os.DevNull}, "is empty: nothing to deliver"},
+		{[]string{"--handler", "true", "--message", "-"}, "--message: stdin is empty"},
+		{[]string{"--handler", "true", "--message", msg, "--rounds", "3"}, "apply to --kill-at random"},
+		{[]string{"--handler", "true", "--message", msg, "--kill-at", "request", "--seed", "7"}, "apply to --kill-at random"},
 	}
 	for _, tc := range cases {
 		code, _, stderr := runRestartTest(t, tc.args...)

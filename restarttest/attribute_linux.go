@@ -101,3 +101,52 @@ func processGroup(procDir string) (int, bool) {
 	pgid, err := strconv.Atoi(f[2])
 	return pgid, err == nil
 }
+
+// portListening reports whether a TCP socket listens on port at a loopback
+// or wildcard address, read from /proc/net/tcp* rather than by connecting:
+// a probe connection would reach a naive server (socat … fork, nc -l in a
+// loop) as a request of its own. known is false when the tables are not
+// readable.
+func portListening(port int) (listening, known bool) {
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(table)
+		if err != nil {
+			continue
+		}
+		known = true
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			f := strings.Fields(sc.Text())
+			if len(f) < 4 || f[3] != "0A" { // 0A is TCP_LISTEN
+				continue
+			}
+			i := strings.LastIndexByte(f[1], ':')
+			if i < 0 {
+				continue
+			}
+			p, err := strconv.ParseUint(f[1][i+1:], 16, 32)
+			if err == nil && int(p) == port && loopbackOrAnyHex(f[1][:i]) {
+				return true, true
+			}
+		}
+	}
+	return false, known
+}
+
+// loopbackOrAnyHex reads an address as /proc/net/tcp* prints it (32-bit
+// words in host order; assumes little-endian, as every Linux Go targets in
+// practice but s390x and ppc64) and tells whether a client on 127.0.0.1 or ::1
+// reaches it.
+func loopbackOrAnyHex(h string) bool {
+	switch strings.ToUpper(h) {
+	case "00000000", strings.Repeat("0", 32), "00000000000000000000000001000000":
+		return true
+	}
+	switch len(h) {
+	case 8: // 127.x.y.z: the first octet is the last byte
+		return strings.EqualFold(h[6:], "7F")
+	case 32: // ::ffff:127.x.y.z
+		return strings.EqualFold(h[:24], "0000000000000000FFFF0000") && strings.EqualFold(h[30:], "7F")
+	}
+	return false
+}

@@ -183,6 +183,11 @@ func (db *database) close(ctx context.Context, keep bool) error {
 func (db *database) handlerEnv() []string {
 	cfg := db.cfg
 	opts := "-csearch_path=" + db.schema
+	if own := strings.TrimSpace(cfg.RuntimeParams["options"]); own != "" {
+		// Keep the DSN's own settings (statement_timeout, …); the
+		// search_path comes last, so it wins over one set there.
+		opts = own + " " + opts
+	}
 	u := url.URL{Scheme: "postgres", Path: "/" + cfg.Database}
 	if cfg.Password != "" {
 		u.User = url.UserPassword(cfg.User, cfg.Password)
@@ -206,7 +211,8 @@ func (db *database) handlerEnv() []string {
 	}
 	q.Set("sslmode", sslmode)
 	q.Set("options", opts)
-	u.RawQuery = q.Encode()
+	// libpq decodes %20 but not '+' in a URL; Encode escapes a real '+'.
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	env := []string{
 		"DATABASE_URL=" + u.String(),
 		"PGHOST=" + cfg.Host,

@@ -98,7 +98,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, envErrorf("no handler command")
 	}
 	h := &harness{cfg: cfg, hmacKey: "idemcheck-test-secret-" + randomHex(16)}
-	h.marker = runMarkerEnv + "=" + randomHex(8)
+	h.marker = runMarkerEnv + "=" + randomHex(8) + ownerSuffix()
+	// What a run killed with SIGKILL left behind (its handlers' children
+	// outlive the parent-death signal of the shell) goes now.
+	sweepOrphaned()
 	defer sweepMarked(h.marker)
 
 	msg, err := os.CreateTemp("", "idemcheck-message-")

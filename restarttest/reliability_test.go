@@ -329,6 +329,9 @@ func runTestServer() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	if path := os.Getenv("SERVER_CONNS"); path != "" {
+		ln = countingListener{ln, path}
+	}
 	secret := os.Getenv("IDEMPOTENCY_HMAC_KEY")
 	_ = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -352,6 +355,65 @@ func runTestServer() int {
 		w.WriteHeader(http.StatusOK)
 	}))
 	return 0
+}
+
+// countingListener appends a line to a file for every connection accepted.
+type countingListener struct {
+	net.Listener
+	path string
+}
+
+func (l countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		f, _ := os.OpenFile(l.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		fmt.Fprintln(f, c.RemoteAddr())
+		f.Close()
+	}
+	return c, err
+}
+
+// Waiting for the server's port must not connect to it: a naive server
+// (socat … fork EXEC:handler.sh, nc -l in a loop) takes every connection
+// for a request. One delivery, one connection.
+func TestDeliverPortWaitDoesNotConnect(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the listening socket is read from /proc/net/tcp on Linux only")
+	}
+	port, err := freeLoopbackPort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	conns := filepath.Join(dir, "conns")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := fmt.Sprintf("%s=stable SERVER_ADDR=127.0.0.1:%d SERVER_PIDS=%s SERVER_CONNS=%s exec %s -test.run='^$'",
+		serverModeEnv, port, filepath.Join(dir, "pids"), conns, exe)
+	rep := run(t, Config{
+		Handler:     cmd,
+		DeliverURL:  fmt.Sprintf("http://127.0.0.1:%d/webhook", port),
+		Message:     readTestdata(t, "message.json"),
+		KillPoints:  []KillPoint{{Kind: KillNone}, {Kind: KillResponse}},
+		MaxAttempts: 3,
+		Backoff:     10 * time.Millisecond,
+		Timeout:     10 * time.Second,
+		DSN:         dsn(t),
+	})
+	defer dumpOnFailure(t, rep)
+	if rep.Verdict != VerdictPass {
+		t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+	}
+	attempts := 0
+	for _, r := range rep.Rounds {
+		attempts += len(r.Attempts)
+	}
+	data, _ := os.ReadFile(conns)
+	if got := strings.Count(string(data), "\n"); got != attempts {
+		t.Errorf("the server accepted %d connections for %d deliveries:\n%s", got, attempts, data)
+	}
 }
 
 func TestBadSetupIsAnEnvironmentError(t *testing.T) {

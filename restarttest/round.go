@@ -178,7 +178,9 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 			}
 			backoff *= 2
 		}
-		a := &attemptRun{armed: armable && i == 1}
+		// The kill stays armed until it lands: an attempt that failed on
+		// its own first (a provider 500, a crash) does not use it up.
+		a := &attemptRun{armed: armable && !rs.killLanded()}
 		a.rec.Delivery, a.rec.Index = delivery, i
 		rs.mu.Lock()
 		rs.attempts = append(rs.attempts, a)
@@ -188,6 +190,20 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 			return
 		}
 	}
+}
+
+// killLanded reports whether an attempt of the round was killed at the
+// round's kill point.
+func (rs *roundState) killLanded() bool {
+	rs.mu.Lock()
+	attempts := append([]*attemptRun(nil), rs.attempts...)
+	rs.mu.Unlock()
+	for _, a := range attempts {
+		if a.killReason() == rs.kp.String() {
+			return true
+		}
+	}
+	return false
 }
 
 func (rs *roundState) begin(a *attemptRun) {
@@ -249,6 +265,7 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 		select {
 		case <-p.exited:
 			<-p.done
+			rs.catchLastWrite(ctx, a)
 			done = true
 		case <-delay:
 			a.fire(rs.kp.String())
@@ -269,6 +286,19 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 	a.rec.Stdout, a.rec.StdoutBytes = p.stdout.String(), p.stdout.Total()
 	a.rec.Stderr, a.rec.StderrBytes = p.stderr.String(), p.stderr.Total()
 	rs.settle(a, code == 0 && a.rec.Signal == "")
+}
+
+// catchLastWrite makes a db-write:N kill land when the N-th write was the
+// handler's last act: its commit is notified asynchronously, so the handler
+// can exit (or answer) before the notification reaches the listener. A crash
+// right after that commit would have lost the acknowledgement, so once the
+// pending notifications are in, an attempt whose N-th write committed counts
+// as killed there, whatever it did after.
+func (rs *roundState) catchLastWrite(ctx context.Context, a *attemptRun) {
+	if !a.armed || rs.kp.Kind != KillDBWrite || a.killReason() != "" {
+		return
+	}
+	rs.h.db.listen.Sync(ctx)
 }
 
 // settle sets the attempt's outcome once it is over.
@@ -335,6 +365,9 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 		a.rec.Error = "no answer within the timeout"
 	case err != nil:
 		a.rec.Error = err.Error()
+	}
+	if err == nil {
+		rs.catchLastWrite(ctx, a)
 	}
 	if a.killReason() != "" {
 		<-p.done

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -90,6 +91,13 @@ func (s *server) ensure(ctx context.Context, timeout time.Duration) (*groupProce
 }
 
 func (s *server) listening() bool {
+	if _, portText, err := net.SplitHostPort(s.addr); err == nil {
+		if port, err := strconv.Atoi(portText); err == nil {
+			if up, known := portListening(port); known {
+				return up
+			}
+		}
+	}
 	c, err := net.DialTimeout("tcp", s.addr, 200*time.Millisecond)
 	if err != nil {
 		return false

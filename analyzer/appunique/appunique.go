@@ -60,12 +60,12 @@ func run(pass *analysis.Pass) (any, error) {
 
 func report(rep *emit.Reporter, f *sqlquery.Func, q sqlquery.Query, table string) {
 	if sel := priorSelect(f, q, table); sel != nil {
-		rep.Report(q.Arg.Pos(), fmt.Sprintf(
+		rep.Report(q.Call.Pos(), fmt.Sprintf(
 			"insert into %s after a select on the same table without on conflict: read-decide-write loses the race to a concurrent redelivery; let a unique constraint decide (insert ... on conflict do nothing)",
-			table), analysis.RelatedInformation{Pos: sel.Arg.Pos(), Message: "select on " + table + " decides whether to insert"})
+			table), analysis.RelatedInformation{Pos: sel.Call.Pos(), Message: "select on " + table + " decides whether to insert"})
 		return
 	}
-	rep.Report(q.Arg.Pos(), fmt.Sprintf(
+	rep.Report(q.Call.Pos(), fmt.Sprintf(
 		"insert into %s without on conflict: uniqueness of the key is decided by the application; let a unique constraint decide (insert ... on conflict do nothing)",
 		table))
 }

@@ -11,3 +11,8 @@ import (
 func TestAppUnique(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), appunique.Analyzer, "appunique")
 }
+
+// TestCorpus runs an independently written labelled corpus.
+func TestCorpus(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), appunique.Analyzer, "corpusunique")
+}

@@ -11,3 +11,8 @@ import (
 func TestBareDigest(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), baredigest.Analyzer, "baredigest")
 }
+
+// TestCorpus runs an independently written labelled corpus.
+func TestCorpus(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), baredigest.Analyzer, "corpusdigest")
+}

@@ -41,10 +41,14 @@ func run(pass *analysis.Pass) (any, error) {
 	// float at their call sites: key := id + amountPart(order).
 	helpers := pkg.Summarize(func(f *keyflow.Func, known map[*types.Func]string) string {
 		first := ""
+		inside := sinkSlices(f)
 		for _, r := range f.Results() {
 			findFloats(f, r, known, func(_ token.Pos, e ast.Expr, what string) {
-				if id, ok := e.(*ast.Ident); ok && f.ParamIndex(id) >= 0 {
+				if id, ok := unconvert(f.Info(), e).(*ast.Ident); ok && f.ParamIndex(id) >= 0 {
 					return
+				}
+				if inside[e] {
+					return // already reported at the helper's own key
 				}
 				if first == "" {
 					first = what
@@ -54,8 +58,12 @@ func run(pass *analysis.Pass) (any, error) {
 		return first
 	})
 	for _, f := range pkg.WithSinks() {
+		keyArgs := pkg.KeyArgs(f)
 		for _, sink := range f.Sinks {
-			findFloats(f, sink.Value, helpers, func(pos token.Pos, _ ast.Expr, what string) {
+			findFloats(f, sink.Value, helpers, func(pos token.Pos, e ast.Expr, what string) {
+				if p := keyArgs[e]; p != nil && keyflow.IsFloat(p.Type()) {
+					return // the callee's float parameter is reported where it enters the key
+				}
 				rep.Report(pos, fmt.Sprintf(
 					"%s reaches the idempotency key (%s): float digits differ between attempts; use integer cents",
 					what, sink.What))
@@ -87,6 +95,34 @@ func findFloats(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string, 
 		}
 		return true
 	})
+}
+
+// sinkSlices returns the expressions on the backward slices of f's own
+// keys: floats there are reported inside f.
+func sinkSlices(f *keyflow.Func) map[ast.Expr]bool {
+	seen := map[ast.Expr]bool{}
+	for _, sink := range f.Sinks {
+		f.Walk(sink.Value, func(e ast.Expr) bool {
+			seen[e] = true
+			return true
+		})
+	}
+	return seen
+}
+
+// unconvert strips type conversions: float64(rate) is still rate.
+func unconvert(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		e = ast.Unparen(e)
+		call, ok := e.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return e
+		}
+		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
+			return e
+		}
+		e = call.Args[0]
+	}
 }
 
 // isFloatToInt reports int64(x) conversions of a float.

@@ -11,3 +11,8 @@ import (
 func TestFloatKey(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), floatkey.Analyzer, "floatkey")
 }
+
+// TestCorpus runs an independently written labelled corpus.
+func TestCorpus(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), floatkey.Analyzer, "corpusfloat")
+}

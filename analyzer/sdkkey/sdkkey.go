@@ -72,10 +72,14 @@ func run(pass *analysis.Pass) (any, error) {
 	// Facts first, to a fixed point, so helpers declared after their
 	// callers are known when the callers are checked.
 	local := map[*types.Func]*UnkeyedParams{}
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, fi := range funcs {
+		decls[fi.fn] = fi.decl
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, fi := range funcs {
-			c := &checker{pass: pass, decl: fi.decl, local: local}
+			c := &checker{pass: pass, decl: fi.decl, local: local, decls: decls}
 			fact := c.check(false)
 			if fact != nil && (local[fi.fn] == nil || !slices.Equal(local[fi.fn].Params, fact.Params)) {
 				local[fi.fn] = fact
@@ -93,7 +97,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rep := emit.New(pass, Rule.ID)
 	for _, fi := range funcs {
-		c := &checker{pass: pass, decl: fi.decl, local: local, rep: rep}
+		c := &checker{pass: pass, decl: fi.decl, local: local, rep: rep, decls: decls}
 		c.check(true)
 	}
 	return nil, nil
@@ -104,6 +108,8 @@ type checker struct {
 	decl  *ast.FuncDecl
 	local map[*types.Func]*UnkeyedParams
 	rep   *emit.Reporter
+	decls map[*types.Func]*ast.FuncDecl // the package's functions, for constructors
+	depth int                           // constructor nesting, bounded
 }
 
 // check walks the function's write calls; it reports when report is set
@@ -289,7 +295,7 @@ func (c *checker) localOrigin(v *types.Var) (originKind, int) {
 					continue
 				}
 				sawDef = true
-				if len(x.Lhs) != len(x.Rhs) || !builtHere(info, x.Rhs[i]) {
+				if len(x.Lhs) != len(x.Rhs) || !c.builtHere(x.Rhs[i]) {
 					result = unknown
 				}
 			}
@@ -302,7 +308,7 @@ func (c *checker) localOrigin(v *types.Var) (originKind, int) {
 				if len(x.Values) == 0 && i < len(x.Names) {
 					continue // var p stripe.XParams: zero value
 				}
-				if len(x.Names) != len(x.Values) || !builtHere(info, x.Values[i]) {
+				if len(x.Names) != len(x.Values) || !c.builtHere(x.Values[i]) {
 					result = unknown
 				}
 			}
@@ -328,16 +334,64 @@ func (c *checker) localOrigin(v *types.Var) (originKind, int) {
 	return result, 0
 }
 
+// refersTo reports an argument through which a callee can reach v's key:
+// v itself, &v, or a pointer into v such as &params.Params.
+// maxConstructorDepth bounds constructors calling constructors.
+const maxConstructorDepth = 3
+
+// unkeyedConstructor reports a call to a function of the package whose
+// every result is stripe params built there without a key
+// (params := newIntentParams(order)).
+func (c *checker) unkeyedConstructor(call *ast.CallExpr) bool {
+	fn := keyflow.Callee(c.pass.TypesInfo, call)
+	decl := c.decls[fn]
+	if decl == nil || c.depth >= maxConstructorDepth {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 || !isParams(sig.Results().At(0).Type()) {
+		return false
+	}
+	inner := &checker{pass: c.pass, decl: decl, local: c.local, decls: c.decls, depth: c.depth + 1}
+	returns := 0
+	unkeyedAll := true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) == 0 {
+				unkeyedAll = false
+				return false
+			}
+			returns++
+			if kind, _ := inner.origin(ast.Unparen(x.Results[0])); kind != unkeyed {
+				unkeyedAll = false
+			}
+		}
+		return true
+	})
+	return returns > 0 && unkeyedAll
+}
+
 func refersTo(info *types.Info, e ast.Expr, v *types.Var) bool {
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		e = ast.Unparen(u.X)
+		return rootIs(info, u.X, v)
 	}
-	id, ok := e.(*ast.Ident)
-	return ok && info.ObjectOf(id) == v
+	if id, ok := e.(*ast.Ident); ok {
+		return info.ObjectOf(id) == v
+	}
+	if _, ok := info.TypeOf(e).(*types.Pointer); ok {
+		return rootIs(info, e, v)
+	}
+	return false
 }
 
-func builtHere(info *types.Info, e ast.Expr) bool {
+// builtHere reports params built without a key: a literal, new(), or a
+// call to a constructor of the package that returns only such params.
+func (c *checker) builtHere(e ast.Expr) bool {
+	info := c.pass.TypesInfo
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		e = ast.Unparen(u.X)
@@ -350,6 +404,7 @@ func builtHere(info *types.Info, e ast.Expr) bool {
 			_, builtin := info.Uses[id].(*types.Builtin)
 			return builtin
 		}
+		return c.unkeyedConstructor(x)
 	}
 	return false
 }

@@ -11,3 +11,8 @@ import (
 func TestSDKKey(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sdkkey.Analyzer, "sdkkey", "payments")
 }
+
+// TestCorpus runs an independently written labelled corpus of stripe-go calls.
+func TestCorpus(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), sdkkey.Analyzer, "corpussdk")
+}

@@ -50,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 					if keyCol == "" || scoped {
 						continue
 					}
-					rep.Report(q.Arg.Pos(), fmt.Sprintf(
+					rep.Report(q.Call.Pos(), fmt.Sprintf(
 						"%s on %s filters by %s without a tenant column: keys are unique only per tenant, so this can match another tenant's record; add tenant_id to the where clause and the primary key",
 						l.Kind, l.Table, keyCol))
 				}

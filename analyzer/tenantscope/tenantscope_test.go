@@ -11,3 +11,8 @@ import (
 func TestTenantScope(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), tenantscope.Analyzer, "tenantscope")
 }
+
+// TestCorpus runs an independently written labelled corpus.
+func TestCorpus(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), tenantscope.Analyzer, "corpustenant")
+}

@@ -11,3 +11,8 @@ import (
 func TestWholePayload(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), wholepayload.Analyzer, "wholepayload")
 }
+
+// TestCorpus runs an independently written labelled corpus.
+func TestCorpus(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), wholepayload.Analyzer, "corpuswhole")
+}

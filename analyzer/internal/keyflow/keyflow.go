@@ -39,6 +39,9 @@ type Func struct {
 	Decl  *ast.FuncDecl
 	Obj   *types.Func // nil for methods of unnamed types
 	Sinks []Sink
+	// KeyFunc is set when the function is named like a key: its results
+	// are keys.
+	KeyFunc bool
 
 	info    *types.Info
 	defs    map[types.Object][]ast.Expr // whole-value assignments
@@ -108,7 +111,7 @@ func (p *Package) Summarize(summarize func(f *Func, known map[*types.Func]string
 	for changed := true; changed; {
 		changed = false
 		for _, f := range p.All {
-			if f.Obj == nil || known[f.Obj] != "" || IsKeyName(f.Decl.Name.Name) {
+			if f.Obj == nil || known[f.Obj] != "" || f.KeyFunc {
 				continue
 			}
 			if s := summarize(f, known); s != "" {
@@ -188,6 +191,32 @@ func propagateParamSinks(all []*Func, byObj map[*types.Func]*Func) {
 	}
 }
 
+// KeyArgs returns the arguments of calls in f to functions of the package
+// whose parameter reaches a key inside the callee, mapped to that
+// parameter: the callee checks what the parameter carries where it uses it.
+func (p *Package) KeyArgs(f *Func) map[ast.Expr]*types.Var {
+	out := map[ast.Expr]*types.Var{}
+	ast.Inspect(f.Decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := typeutilCallee(f.info, call)
+		callee := p.ByObj[fn]
+		if callee == nil {
+			return true
+		}
+		sig := fn.Type().(*types.Signature)
+		for _, i := range callee.paramSinks() {
+			if i < len(call.Args) && i < sig.Params().Len() {
+				out[ast.Unparen(call.Args[i])] = sig.Params().At(i)
+			}
+		}
+		return true
+	})
+	return out
+}
+
 // paramSinks returns the indexes of the parameters that reach a key.
 func (f *Func) paramSinks() []int {
 	params := map[types.Object]int{}
@@ -232,7 +261,7 @@ func build(info *types.Info, decl *ast.FuncDecl) *Func {
 		writers: map[types.Object][]ast.Expr{},
 		elems:   map[types.Object][]ast.Expr{},
 	}
-	keyFunc := IsKeyName(decl.Name.Name)
+	f.KeyFunc = IsKeyName(decl.Name.Name)
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -256,7 +285,7 @@ func build(info *types.Info, decl *ast.FuncDecl) *Func {
 		}
 		return true
 	})
-	if keyFunc {
+	if f.KeyFunc {
 		f.returnSinks(decl)
 	}
 	return f

@@ -74,3 +74,21 @@ type v1RefundService struct{}
 func (s *v1RefundService) Create(ctx context.Context, params *RefundParams) (*Refund, error) {
 	return nil, nil
 }
+
+type PaymentIntentCaptureParams struct {
+	Params          `form:"*"`
+	AmountToCapture *int64
+}
+
+type RefundCreateParams struct {
+	Params        `form:"*"`
+	PaymentIntent *string
+	Amount        *int64
+}
+
+func (s *v1PaymentIntentService) Capture(ctx context.Context, id string, params *PaymentIntentCaptureParams) (*PaymentIntent, error) {
+	return nil, nil
+}
+func (s *v1PaymentIntentService) Confirm(ctx context.Context, id string, params *PaymentIntentConfirmParams) (*PaymentIntent, error) {
+	return nil, nil
+}

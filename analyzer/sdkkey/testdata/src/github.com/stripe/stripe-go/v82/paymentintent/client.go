@@ -19,3 +19,7 @@ type Client struct{ Key string }
 func (c Client) New(params *stripe.PaymentIntentParams) (*stripe.PaymentIntent, error) {
 	return nil, nil
 }
+
+func Capture(id string, params *stripe.PaymentIntentCaptureParams) (*stripe.PaymentIntent, error) {
+	return nil, nil
+}
