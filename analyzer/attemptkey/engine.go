@@ -136,6 +136,7 @@ type engine struct {
 	mem      map[ssa.Value][]entry
 	clean    map[key]bool
 	fills    map[*ssa.Alloc][]ssa.Instruction
+	asValue  map[*ssa.Function]bool // functions used as values, not only called
 	changed  bool
 
 	params     map[paramKey]*label

@@ -152,7 +152,9 @@ func (e *engine) fromParam(v ssa.Value, depth int) bool {
 	}
 	switch v := v.(type) {
 	case *ssa.Parameter:
-		return true
+		// The callers of an unexported function called only directly are
+		// all in view: their arguments decide, through the summary.
+		return !e.calledOnlyDirectly(v.Parent())
 	case *ssa.FreeVar:
 		b, ok := e.binding[v]
 		return ok && e.fromParam(b, depth+1)
