@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	amqp "github.com/rabbitmq/amqp091-go"
 
 	"github.com/stripe/stripe-go/v82"
 	"github.com/stripe/stripe-go/v82/paymentintent"
@@ -142,3 +143,38 @@ func ChargeElapsed(ctx context.Context, orderID string, started time.Time) error
 	_, err := http.DefaultClient.Do(req)
 	return err
 }
+
+// Q11 (silent): an unexported helper whose parameter the team calls a
+// request id, always called with a stable key.
+func sendWithRequestID(ctx context.Context, requestID string) error {
+	req := newReq(ctx)
+	req.Header.Set("Idempotency-Key", requestID)
+	_, err := http.DefaultClient.Do(req)
+	return err
+}
+
+func ChargeThroughHelper(ctx context.Context, orderID string) error {
+	return sendWithRequestID(ctx, "order-"+orderID)
+}
+
+// Q12 (reported): the same kind of helper called with the delivery's id.
+func chargeForMessage(ctx context.Context, messageID string) error {
+	params := &stripe.PaymentIntentParams{}
+	params.SetIdempotencyKey(messageID)
+	_, err := paymentintent.New(params)
+	return err
+}
+
+func ConsumeDelivery(ctx context.Context, d amqp.Delivery) error {
+	return chargeForMessage(ctx, d.MessageId) // want "idempotency key"
+}
+
+// Q13 (reported): a handler registered as a value; its callers are unknown.
+func payHandler(ctx context.Context, msgID string) error {
+	params := &stripe.PaymentIntentParams{}
+	params.SetIdempotencyKey("wa:" + msgID) // want "idempotency key"
+	_, err := paymentintent.New(params)
+	return err
+}
+
+var Handlers = map[string]func(context.Context, string) error{"pay": payHandler}
