@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -58,7 +60,65 @@ func WriteSARIF(w io.Writer, fs []Finding, rules []ruledoc.Rule, tool Tool) erro
 	}
 	log := sarif.NewReport()
 	log.AddRun(run)
-	return log.PrettyWrite(w)
+	var raw bytes.Buffer
+	if err := log.Write(&raw); err != nil {
+		return err
+	}
+	return writeCompactSARIF(w, raw.Bytes())
+}
+
+// sarifUnsetByDefault are the SARIF properties whose schema default is -1,
+// meaning "not set"; go-sarif writes them out anyway.
+var sarifUnsetByDefault = map[string]bool{
+	"id": true, "index": true, "executionOrder": true, "byteOffset": true, "charOffset": true, "rank": true,
+}
+
+// writeCompactSARIF drops what go-sarif writes but says nothing: empty
+// arrays and objects, and -1 "not set" values. "results" is kept even when
+// empty, because SARIF reads an empty list as "no findings" and an absent
+// one as "not analyzed".
+func writeCompactSARIF(w io.Writer, raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(compactSARIF(doc))
+}
+
+func compactSARIF(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, child := range v {
+			child = compactSARIF(child)
+			if isEmptySARIF(child) && k != "results" || sarifUnsetByDefault[k] && child == json.Number("-1") {
+				delete(v, k)
+				continue
+			}
+			v[k] = child
+		}
+		return v
+	case []any:
+		for i := range v {
+			v[i] = compactSARIF(v[i])
+		}
+		return v
+	}
+	return v
+}
+
+func isEmptySARIF(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		return len(v) == 0
+	case []any:
+		return len(v) == 0
+	}
+	return false
 }
 
 // location builds a SARIF location. Relative paths are relative to the

@@ -165,3 +165,27 @@ func TestSARIFContent(t *testing.T) {
 		t.Errorf("result 1 = %+v", run.Results[1])
 	}
 }
+
+func TestSARIFOmitsEmptyAndUnsetProperties(t *testing.T) {
+	for name, fs := range map[string][]Finding{"findings": sarifFindings, "empty": nil} {
+		var buf bytes.Buffer
+		if err := WriteSARIF(&buf, fs, sarifRules, Tool{Name: "idemcheck", InformationURI: "https://github.com/idemcheck/idemcheck"}); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Runs []map[string]json.RawMessage `json:"runs"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Runs) != 1 || doc.Runs[0]["results"] == nil {
+			t.Errorf("%s: want one run with a results list (empty means no findings), got %s", name, buf.String())
+		}
+		rest := strings.Replace(buf.String(), `"results": []`, "", 1)
+		for _, noise := range []string{`: []`, `: {}`, `: -1`} {
+			if strings.Contains(rest, noise) {
+				t.Errorf("%s: output still contains %q", name, noise)
+			}
+		}
+	}
+}
