@@ -22,6 +22,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
@@ -173,7 +174,7 @@ func propagateParamSinks(all []*Func, byObj map[*types.Func]*Func) {
 				if !ok {
 					return true
 				}
-				fn := typeutilCallee(f.info, call)
+				fn := Callee(f.info, call)
 				callee := byObj[fn]
 				if callee == nil {
 					return true
@@ -201,7 +202,7 @@ func (p *Package) KeyArgs(f *Func) map[ast.Expr]*types.Var {
 		if !ok {
 			return true
 		}
-		fn := typeutilCallee(f.info, call)
+		fn := Callee(f.info, call)
 		callee := p.ByObj[fn]
 		if callee == nil {
 			return true
@@ -416,7 +417,7 @@ func (f *Func) literalSinks(lit *ast.CompositeLit) {
 // call records writes through io.Writers and hashes, decoding into
 // variables, and calls that take a key.
 func (f *Func) call(call *ast.CallExpr) {
-	fn := typeutilCallee(f.info, call)
+	fn := Callee(f.info, call)
 	// Methods that write into their receiver: h.Write(b), sb.WriteString(s).
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && isWriteMethod(sel.Sel.Name) {
 		if root := f.rootObj(sel.X); root != nil {
@@ -753,7 +754,7 @@ func (w *walker) call(c *ast.CallExpr) {
 			return
 		}
 	}
-	if fn := typeutilCallee(info, c); fn != nil && isBarrier(fn) {
+	if fn := Callee(info, c); fn != nil && isBarrier(fn) {
 		return
 	}
 	if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
@@ -786,27 +787,10 @@ func isBarrier(fn *types.Func) bool {
 	return false
 }
 
-// Callee returns the function or method a call statically invokes.
-func Callee(info *types.Info, call *ast.CallExpr) *types.Func { return typeutilCallee(info, call) }
-
-func typeutilCallee(info *types.Info, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = fun
-	case *ast.SelectorExpr:
-		id = fun.Sel
-	case *ast.IndexExpr:
-		if s, ok := ast.Unparen(fun.X).(*ast.SelectorExpr); ok {
-			id = s.Sel
-		} else if i, ok := ast.Unparen(fun.X).(*ast.Ident); ok {
-			id = i
-		}
-	}
-	if id == nil {
-		return nil
-	}
-	fn, _ := info.Uses[id].(*types.Func)
+// Callee returns the function or method a call names (nil for calls of
+// function values, conversions and builtins).
+func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	return fn
 }
 
@@ -967,7 +951,7 @@ func FuncPath(fn *types.Func) string {
 // (json/xml/yaml marshalling, fmt printing, gob/json encoders) and returns
 // the arguments it serializes.
 func Serializer(info *types.Info, call *ast.CallExpr) ([]ast.Expr, string, bool) {
-	fn := typeutilCallee(info, call)
+	fn := Callee(info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return nil, "", false
 	}

@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
 )
@@ -69,7 +70,7 @@ func Funcs(pass *analysis.Pass, ins *inspector.Inspector) []*Func {
 			if !ok {
 				return true
 			}
-			fn := callee(pass.TypesInfo, call)
+			fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
 			if fn == nil || !queryMethods[fn.Name()] {
 				return true
 			}
@@ -213,21 +214,6 @@ func packageVars(pass *analysis.Pass) map[types.Object]ast.Expr {
 		delete(vars, obj)
 	}
 	return vars
-}
-
-func callee(info *types.Info, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = fun
-	case *ast.SelectorExpr:
-		id = fun.Sel
-	}
-	if id == nil {
-		return nil
-	}
-	fn, _ := info.Uses[id].(*types.Func)
-	return fn
 }
 
 var sqlStart = regexp.MustCompile(`(?is)^\s*(select|insert|update|delete|with|merge|replace|upsert)\b`)
