@@ -2,7 +2,9 @@ package restarttest
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -19,7 +21,7 @@ func tally(reqs []EffectRequest) []EndpointTally {
 			order = append(order, r.Endpoint)
 		}
 		t.Requests++
-		if r.IdempotencyKey != "" && !contains(t.Keys, r.IdempotencyKey) {
+		if r.IdempotencyKey != "" && !slices.Contains(t.Keys, r.IdempotencyKey) {
 			t.Keys = append(t.Keys, r.IdempotencyKey)
 		}
 		if r.Result == ResultExecuted {
@@ -37,7 +39,7 @@ func tally(reqs []EffectRequest) []EndpointTally {
 func endpointsOf(reqs []EffectRequest) []string {
 	var out []string
 	for _, r := range reqs {
-		if !contains(out, r.Endpoint) {
+		if !slices.Contains(out, r.Endpoint) {
 			out = append(out, r.Endpoint)
 		}
 	}
@@ -66,7 +68,7 @@ func checkKeyPresent(r *Round) Check {
 		}
 	}
 	var parts []string
-	for _, e := range sortedEndpoints(missing) {
+	for _, e := range slices.Sorted(maps.Keys(missing)) {
 		parts = append(parts, fmt.Sprintf("%s: %d request(s) without Idempotency-Key", e, missing[e]))
 	}
 	if len(parts) > 0 {
@@ -95,7 +97,7 @@ func checkPayloadFrozen(r *Round) Check {
 	conflicts := map[string]int{}
 	for _, q := range r.EffectRequests {
 		fp := fingerprint([]byte(q.Body))
-		if !contains(bodies[q.Endpoint], fp) {
+		if !slices.Contains(bodies[q.Endpoint], fp) {
 			bodies[q.Endpoint] = append(bodies[q.Endpoint], fp)
 		}
 		if q.Result == ResultConflict {
@@ -125,7 +127,7 @@ func checkEffectOnce(r *Round, expected []string) Check {
 	}
 	endpoints := append([]string(nil), expected...)
 	for _, t := range r.Effects {
-		if !contains(endpoints, t.Endpoint) {
+		if !slices.Contains(endpoints, t.Endpoint) {
 			endpoints = append(endpoints, t.Endpoint)
 		}
 	}
@@ -233,7 +235,7 @@ func executedKeys(r *Round, endpoint string) string {
 		}
 		if q.IdempotencyKey == "" {
 			noKey = true
-		} else if !contains(keys, q.IdempotencyKey) {
+		} else if !slices.Contains(keys, q.IdempotencyKey) {
 			keys = append(keys, q.IdempotencyKey)
 		}
 	}
@@ -253,7 +255,7 @@ func executedKeys(r *Round, endpoint string) string {
 func amountText(amounts []string) string {
 	var distinct []string
 	for _, a := range amounts {
-		if a != "" && !contains(distinct, a) {
+		if a != "" && !slices.Contains(distinct, a) {
 			distinct = append(distinct, a)
 		}
 	}
@@ -320,24 +322,6 @@ func prefix(s string, n int) string {
 		return s
 	}
 	return string(r[:n])
-}
-
-func sortedEndpoints(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // finishReport computes the verdict and the summary line: the failed rounds

@@ -3,6 +3,7 @@ package restarttest
 import (
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func TestExampleIntentPasses(t *testing.T) {
 	want := []string{"none", "request", "response", "after-response", "db-write:1", "db-write:2"}
 	got := killPoints(rep)
 	for _, k := range want {
-		if !contains(got, k) {
+		if !slices.Contains(got, k) {
 			t.Errorf("plan %v lacks %s", got, k)
 		}
 	}

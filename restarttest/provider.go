@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -315,7 +317,7 @@ func amountOf(body []byte) string {
 		if a := amountIn(v, names); a != "" {
 			return a
 		}
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if m, ok := v[k].(map[string]any); ok {
 				if a := amountIn(m, names); a != "" {
 					return a
@@ -346,13 +348,4 @@ func amountIn(m map[string]any, names []string) string {
 		}
 	}
 	return ""
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,20 +49,11 @@ func liveProcesses(t *testing.T, pids, pgids []int) []string {
 			continue
 		}
 		pgrp, _ := strconv.Atoi(f[2])
-		if containsInt(pids, pid) || containsInt(pgids, pgrp) {
+		if slices.Contains(pids, pid) || slices.Contains(pgids, pgrp) {
 			live = append(live, fmt.Sprintf("pid %d pgrp %d: %s", pid, pgrp, strings.TrimSpace(string(stat[:bytes.LastIndexByte(stat, ')')+1]))))
 		}
 	}
 	return live
-}
-
-func containsInt(list []int, v int) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func readInts(t *testing.T, path string) []int {

@@ -3,6 +3,7 @@ package restarttest
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -89,7 +90,7 @@ func (t *textWriter) round(r Round) {
 
 	var keys []string
 	for _, q := range r.EffectRequests {
-		if q.IdempotencyKey != "" && !contains(keys, q.IdempotencyKey) {
+		if q.IdempotencyKey != "" && !slices.Contains(keys, q.IdempotencyKey) {
 			keys = append(keys, q.IdempotencyKey)
 		}
 	}
