@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,7 +104,7 @@ func TestNormcheckPixKeyPhoneLimit(t *testing.T) {
 		t.Errorf("no hint towards phone_e164 on stderr: %q", r.stderr)
 	}
 	rep := normcheckJSON(t, runNormcheck(t, "", "--type", "phone", "--format", "json", "11987654321"))
-	if rep.OK || rep.Values[0].Reference != "11987654321" || !contains(rep.Values[0].Different, "+5511987654321") {
+	if rep.OK || rep.Values[0].Reference != "11987654321" || !slices.Contains(rep.Values[0].Different, "+5511987654321") {
 		t.Errorf("json report: %+v", rep)
 	}
 
@@ -251,11 +252,11 @@ func TestNormcheckExecKeyFunctionThatKeepsDashes(t *testing.T) {
 	}
 	v := rep.Values[0]
 	for _, want := range []string{"11144477735", "111-444-777-35", "111 444 777 35"} {
-		if !contains(v.Different, want) {
+		if !slices.Contains(v.Different, want) {
 			t.Errorf("%q not named as different: %v", want, v.Different)
 		}
 	}
-	if contains(v.Different, "111444777-35") {
+	if slices.Contains(v.Different, "111444777-35") {
 		t.Error("111444777-35 keeps the dash like the value as given and should agree")
 	}
 }
@@ -352,13 +353,4 @@ func TestNormcheckExecAudits(t *testing.T) {
 	r.expect(t, 1, "repeat: the same input gave two keys")
 	r = runNormcheck(t, "", execArgs("cat >/dev/null; echo constant-key", "cpf", "11144477735")...)
 	r.expect(t, 1, "other_value: another identifier gives the same key", "spellings normalize to")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
