@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes, documented in the README and shared by every subcommand.
+// Exit codes, documented in docs/ci.md and shared by every subcommand.
 const (
 	ExitOK      = 0 // nothing found, keys equal, checks passed
 	ExitFinding = 1 // a finding, a mismatch, a failed derivation or check

@@ -270,7 +270,7 @@ func findSchemaField(s *derive.Schema, action, field string) (*derive.Action, *d
 	return found[0], fields[0], nil
 }
 
-// normcheckReport is the --format json document (documented in README.md).
+// normcheckReport is the --format json document (documented in docs/normcheck.md).
 type normcheckReport struct {
 	Type       string         `json:"type"`
 	Normalizer normalizerJSON `json:"normalizer"`

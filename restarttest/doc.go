@@ -10,7 +10,7 @@
 // checks what reached the provider: key-present, key-stable, payload-frozen,
 // effect-once and acked.
 //
-// The handler protocol is the one documented in the README: the command runs
+// The handler protocol is the one documented in docs/restart-test.md: the command runs
 // with `sh -c` in its own process group, once per delivery, with the message
 // on stdin (exit 0 acknowledges), or as a long-running HTTP server when
 // Config.DeliverURL is set. It finds DATABASE_URL, the PG* variables,

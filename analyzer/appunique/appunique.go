@@ -21,7 +21,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:     "appunique",
 	Doc:      "report inserts into idempotency tables without ON CONFLICT, where the application decides uniqueness (IDEM006)",
-	URL:      "https://github.com/idemcheck/idemcheck#idem006",
+	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem006",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }

@@ -16,7 +16,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:      "attemptkey",
 	Doc:       "report idempotency keys built from values drawn inside the attempt (IDEM001)\n\nSee `idemcheck lint --explain IDEM001`.",
-	URL:       "https://github.com/idemcheck/idemcheck#idem001",
+	URL:       "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem001",
 	Run:       run,
 	FactTypes: []analysis.Fact{new(Summary), new(analyzed)},
 }

@@ -25,13 +25,18 @@ before calling the provider.`,
 	_, err := paymentintent.New(params)
 	return err
 }`,
-	Good: `func charge(ctx context.Context, db *pgxpool.Pool, o Order) error {
-	var key string
-	err := db.QueryRow(ctx,
-		` + "`" + `insert into payment_intents (tenant_id, order_id, idem_key)
-		 values ($1, $2, $3)
-		 on conflict (tenant_id, order_id) do update set tenant_id = excluded.tenant_id
-		 returning idem_key` + "`" + `, o.TenantID, o.ID, derive.Key(o.TenantID, o.ID)).Scan(&key)
+	Good: `func charge(ctx context.Context, db *pgxpool.Pool, secret []byte, o Order) error {
+	// o.Intent is the intent's JSON as the message carried it: every
+	// attempt derives the same key from it.
+	key, err := derive.DefaultSchema().Key(secret, derive.Intent{
+		Tenant: o.TenantID, Action: "pix.cobranca", Payload: o.Intent,
+	})
+	if err != nil {
+		return err
+	}
+	_, err = db.Exec(ctx, ` + "`" + `insert into payment_intents (tenant_id, order_id, idem_key)
+		values ($1, $2, $3) on conflict (tenant_id, order_id) do nothing` + "`" + `,
+		o.TenantID, o.ID, key)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:     "baredigest",
 	Doc:      "report idempotency keys that are a bare sha256/sha1/md5/fnv digest with no secret (IDEM005)",
-	URL:      "https://github.com/idemcheck/idemcheck#idem005",
+	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem005",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }

@@ -4,7 +4,7 @@ import "github.com/idemcheck/idemcheck/analyzer/ruledoc"
 
 // Rule documents IDEM005.
 var Rule = ruledoc.Rule{
-	HelpURI:  "https://github.com/idemcheck/idemcheck#idem005",
+	HelpURI:  "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem005",
 	Analyzer: "baredigest",
 	ID:       "IDEM005",
 	Title:    "bare digest as an idempotency key",

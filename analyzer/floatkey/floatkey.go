@@ -20,7 +20,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:     "floatkey",
 	Doc:      "report float32/float64 values that flow into an idempotency key (IDEM003)",
-	URL:      "https://github.com/idemcheck/idemcheck#idem003",
+	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem003",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }

@@ -4,7 +4,7 @@ import "github.com/idemcheck/idemcheck/analyzer/ruledoc"
 
 // Rule documents IDEM003.
 var Rule = ruledoc.Rule{
-	HelpURI:  "https://github.com/idemcheck/idemcheck#idem003",
+	HelpURI:  "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem003",
 	Analyzer: "floatkey",
 	ID:       "IDEM003",
 	Title:    "float in an idempotency key",

@@ -1,6 +1,6 @@
 // Package ruledoc holds the documentation of idemcheck's lint rules as data,
 // kept next to each analyzer (as staticcheck does) and printed by
-// `idemcheck lint --explain`, listed in the README and carried by SARIF.
+// `idemcheck lint --explain`, listed in docs/rules.md and carried by SARIF.
 package ruledoc
 
 import (
@@ -43,7 +43,7 @@ func (r Rule) Write(w io.Writer) error {
 	return err
 }
 
-// Markdown renders the rule as a README section.
+// Markdown renders the rule as a section of docs/rules.md.
 func (r Rule) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s — %s\n\n%s\n\n", r.ID, r.Title, strings.TrimSpace(r.Why))

@@ -4,7 +4,7 @@ import "github.com/idemcheck/idemcheck/analyzer/ruledoc"
 
 // Rule documents IDEM002.
 var Rule = ruledoc.Rule{
-	HelpURI:  "https://github.com/idemcheck/idemcheck#idem002",
+	HelpURI:  "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem002",
 	Analyzer: "sdkkey",
 	ID:       "IDEM002",
 	Title:    "the SDK draws the idempotency key for you",

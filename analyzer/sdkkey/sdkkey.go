@@ -22,7 +22,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:      "sdkkey",
 	Doc:       "report stripe-go write calls whose params never get an idempotency key (IDEM002)",
-	URL:       "https://github.com/idemcheck/idemcheck#idem002",
+	URL:       "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem002",
 	Requires:  []*analysis.Analyzer{inspect.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil)},

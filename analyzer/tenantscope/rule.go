@@ -4,7 +4,7 @@ import "github.com/idemcheck/idemcheck/analyzer/ruledoc"
 
 // Rule documents IDEM007.
 var Rule = ruledoc.Rule{
-	HelpURI:  "https://github.com/idemcheck/idemcheck#idem007",
+	HelpURI:  "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem007",
 	Analyzer: "tenantscope",
 	ID:       "IDEM007",
 	Title:    "idempotency lookup not scoped by tenant",

@@ -17,7 +17,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:     "tenantscope",
 	Doc:      "report lookups of idempotency tables by key that are not scoped by a tenant column (IDEM007)",
-	URL:      "https://github.com/idemcheck/idemcheck#idem007",
+	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem007",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }

@@ -4,7 +4,7 @@ import "github.com/idemcheck/idemcheck/analyzer/ruledoc"
 
 // Rule documents IDEM004.
 var Rule = ruledoc.Rule{
-	HelpURI:  "https://github.com/idemcheck/idemcheck#idem004",
+	HelpURI:  "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem004",
 	Analyzer: "wholepayload",
 	ID:       "IDEM004",
 	Title:    "whole payload in an idempotency key",

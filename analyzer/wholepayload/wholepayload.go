@@ -21,7 +21,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:     "wholepayload",
 	Doc:      "report whole structs or maps serialized into an idempotency key (IDEM004)",
-	URL:      "https://github.com/idemcheck/idemcheck#idem004",
+	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem004",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }
