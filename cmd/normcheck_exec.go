@@ -15,6 +15,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/derive"
 	"github.com/idemcheck/idemcheck/derive/brid"
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // This file holds `normcheck --exec`: feeding each spelling to the user's
@@ -159,68 +160,39 @@ const maxStderrTail = 400
 // and a runaway command must not exhaust memory.
 const maxKeyOutput = 64 << 10
 
-// cappedBuffer keeps at most limit bytes of what is written to it: the
-// first ones, or with keepTail the last ones. Writes never fail, so the
-// command is not killed by a broken pipe.
-type cappedBuffer struct {
-	buf      []byte
-	limit    int
-	keepTail bool
-	overflow bool
-}
-
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	b.buf = append(b.buf, p...)
-	if len(b.buf) > b.limit {
-		b.overflow = true
-		if b.keepTail {
-			b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.limit:]...)
-		} else {
-			b.buf = b.buf[:b.limit]
-		}
-	}
-	return len(p), nil
-}
-
-func (b *cappedBuffer) Bytes() []byte  { return b.buf }
-func (b *cappedBuffer) String() string { return string(b.buf) }
-
 // runKeyCommand runs command with sh -c in its own process group, feeds it
 // stdin and returns its trimmed stdout. A command that exits non-zero, runs
 // longer than timeout (its whole process group is killed) or prints nothing
-// is an error carrying the tail of its stderr.
+// is an error carrying the tail of its stderr. Whatever it started, in its
+// group or escaped from it, is killed when it exits.
 func runKeyCommand(command string, stdin []byte, timeout time.Duration) (string, error) {
 	c := exec.Command("sh", "-c", command)
 	c.Stdin = bytes.NewReader(stdin)
-	stdout := &cappedBuffer{limit: maxKeyOutput}
-	stderr := &cappedBuffer{limit: 4 * maxStderrTail, keepTail: true}
+	stdout := procgroup.NewTail(maxKeyOutput)
+	stderr := procgroup.NewTail(4 * maxStderrTail)
 	c.Stdout, c.Stderr = stdout, stderr
-	startProcessGroup(c)
-	// A grandchild that escaped the group could hold the pipes open.
-	c.WaitDelay = time.Second
-	if err := c.Start(); err != nil {
+	g, err := procgroup.Start(c)
+	if err != nil {
 		return "", fmt.Errorf("cannot start sh: %v", err)
 	}
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(timeout, func() {
 		timedOut.Store(true)
-		killProcessGroup(c)
+		g.Kill()
 	})
-	err := c.Wait()
+	err = g.Wait()
 	timer.Stop()
-	// Leave nothing behind: background children of the command die too.
-	killProcessGroup(c)
-	tail := stderrTail(stderr.Bytes())
+	tail := stderrTail(stderr.String())
 	switch {
 	case timedOut.Load():
 		return "", fmt.Errorf("did not finish within %s; killed its process group%s", timeout, tail)
-	case errors.Is(err, exec.ErrWaitDelay):
-		// The command exited, but a background process it started kept
-		// stdout or stderr open: its output may be incomplete.
+	case g.OutputHeld() || errors.Is(err, exec.ErrWaitDelay):
+		// The command exited, but a process it started kept its output
+		// (or stdin) open: what we read may not be the whole key.
 		return "", fmt.Errorf("exited but left a background process holding its stdout or stderr open; a key command must finish before it exits%s", tail)
 	case err != nil:
 		return "", fmt.Errorf("%v%s", err, tail)
-	case stdout.overflow:
+	case stdout.Truncated():
 		return "", fmt.Errorf("printed more than %d bytes on stdout, which is no key%s", maxKeyOutput, tail)
 	}
 	key := strings.TrimSpace(stdout.String())
@@ -230,15 +202,15 @@ func runKeyCommand(command string, stdin []byte, timeout time.Duration) (string,
 	return key, nil
 }
 
-// stderrTail returns the last lines of a command's stderr, ready to append
-// to an error, or "".
-func stderrTail(b []byte) string {
-	s := strings.TrimSpace(string(b))
+// stderrTail returns the last lines of a command's stderr, printable and on
+// one line, ready to append to an error, or "".
+func stderrTail(s string) string {
+	s = procgroup.OneLine(s)
 	if s == "" {
 		return ""
 	}
 	if len(s) > maxStderrTail {
 		s = "…" + strings.ToValidUTF8(s[len(s)-maxStderrTail:], "")
 	}
-	return "; stderr: " + strings.Join(strings.Fields(s), " ")
+	return "; stderr: " + s
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // ErrNoServerBinaries is returned by StartEmbedded when neither PATH nor
@@ -33,7 +35,7 @@ type Embedded struct {
 	User   string // database superuser: postgres
 	binDir string
 	cmd    *exec.Cmd
-	log    *tailBuffer
+	log    *procgroup.Tail
 	exited chan struct{}
 }
 
@@ -87,7 +89,7 @@ func StartEmbedded(ctx context.Context) (*Embedded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded PostgreSQL: %w", err)
 	}
-	e := &Embedded{Dir: dir, User: "postgres", binDir: binDir, log: newTailBuffer(8 << 10)}
+	e := &Embedded{Dir: dir, User: "postgres", binDir: binDir, log: procgroup.NewTail(8 << 10)}
 	if cred != nil {
 		if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
 			os.RemoveAll(dir)
@@ -132,7 +134,7 @@ func (e *Embedded) start(ctx context.Context, cred *syscall.Credential) error {
 		return fmt.Errorf("embedded PostgreSQL: %w", err)
 	}
 	e.Port = port
-	e.log = newTailBuffer(8 << 10)
+	e.log = procgroup.NewTail(8 << 10)
 	cmd := exec.Command(filepath.Join(e.binDir, "postgres"),
 		"-D", filepath.Join(e.Dir, "data"), "-p", strconv.Itoa(port), "-k", e.Dir,
 		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
@@ -140,7 +142,7 @@ func (e *Embedded) start(ctx context.Context, cred *syscall.Credential) error {
 		"-c", "max_connections=200", "-c", "logging_collector=off")
 	cmd.Env = serverEnv()
 	attr := &syscall.SysProcAttr{Setpgid: true, Credential: cred}
-	setParentDeathSignal(attr)
+	procgroup.SetParentDeathSignal(attr)
 	cmd.SysProcAttr = attr
 	cmd.Dir = e.Dir
 	cmd.Stdout, cmd.Stderr = e.log, e.log

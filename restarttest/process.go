@@ -2,152 +2,116 @@ package restarttest
 
 import (
 	"errors"
-	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
-	"syscall"
-	"time"
+
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // outputCap bounds what is kept of a handler's stdout and stderr each.
 const outputCap = 16 << 10
 
-// groupProcess is one `sh -c CMD` started in its own process group. Killing
-// it kills the whole group, so nothing the handler spawned survives.
+// groupProcess is one `sh -c CMD` started in its own process group (see
+// internal/procgroup): killing it kills the whole group and whatever left
+// it, so nothing the handler spawned survives.
 type groupProcess struct {
-	cmd    *exec.Cmd
-	pgid   int
-	stdout *tailBuffer
-	stderr *tailBuffer
-
-	readers sync.WaitGroup
-	pipes   []*os.File
-	exited  chan struct{} // closed once the shell has exited
-	done    chan struct{} // closed once its group is killed and its output collected
-	state   *os.ProcessState
-	waitErr error
-
-	killOnce sync.Once
-	killed   chan struct{} // closed when kill was called
+	*procgroup.Group
+	pgid           int
+	stdout, stderr *procgroup.Tail
+	exited         <-chan struct{}
+	done           chan struct{} // closed once state is set and the group is done
+	state          *os.ProcessState
 }
 
 // startGroup runs command with `sh -c` in a new process group. stdin may be
 // nil (then the handler reads /dev/null).
 func startGroup(command string, env []string, stdin *os.File) (*groupProcess, error) {
-	p := &groupProcess{
-		stdout: newTailBuffer(outputCap),
-		stderr: newTailBuffer(outputCap),
-		exited: make(chan struct{}),
-		done:   make(chan struct{}),
-		killed: make(chan struct{}),
-	}
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Env = env
-	cmd.SysProcAttr = groupSysProcAttr()
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}
-	// Own pipes, not io.Writers: exec would otherwise wait for every
-	// grandchild that inherited the pipe before Wait returns.
-	outR, outW, err := os.Pipe()
+	p := &groupProcess{stdout: procgroup.NewTail(outputCap), stderr: procgroup.NewTail(outputCap)}
+	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
+	g, err := procgroup.Start(cmd)
 	if err != nil {
 		return nil, err
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, err
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	if err := cmd.Start(); err != nil {
-		for _, f := range []*os.File{outR, outW, errR, errW} {
-			f.Close()
-		}
-		return nil, err
-	}
-	outW.Close()
-	errW.Close()
-	p.cmd = cmd
-	p.pgid = cmd.Process.Pid
-	p.pipes = []*os.File{outR, errR}
-	p.readers.Add(2)
-	go p.drain(outR, p.stdout)
-	go p.drain(errR, p.stderr)
-	go p.wait()
+	p.Group, p.pgid, p.exited, p.done = g, g.Pid(), g.Exited(), make(chan struct{})
+	go func() {
+		<-g.Done()
+		p.state = g.State()
+		close(p.done)
+	}()
+	escapes.add(markerIn(env), g)
 	return p, nil
 }
 
-func (p *groupProcess) drain(r *os.File, into *tailBuffer) {
-	defer p.readers.Done()
-	_, _ = io.Copy(into, r)
+func (p *groupProcess) kill()           { p.Kill() }
+func (p *groupProcess) wasKilled() bool { return p.Killed() }
+func (p *groupProcess) exitCode() int   { return p.ExitCode() }
+func (p *groupProcess) signal() string  { return p.Signal() }
+
+func supported() error {
+	if procgroup.Supported() != nil {
+		return errors.New("restart-test needs a Unix system (process groups, sh)")
+	}
+	return nil
 }
 
-// wait reaps the shell, then kills whatever it left in its group (a
-// background job, a grandchild) and collects the output.
-func (p *groupProcess) wait() {
-	p.waitErr = p.cmd.Wait()
-	p.state = p.cmd.ProcessState
-	close(p.exited)
-	killGroup(p.pgid)
-	drained := make(chan struct{})
-	go func() { p.readers.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-time.After(250 * time.Millisecond):
-		// Something outside the group (it called setsid) still holds the
-		// pipe; stop reading rather than hang. The round's sweep kills it.
-	}
-	for _, f := range p.pipes {
-		f.Close()
-	}
-	close(p.done)
-}
-
-// kill sends SIGKILL to the whole process group. It is safe to call more
-// than once and after the process has exited.
-func (p *groupProcess) kill() {
-	p.killOnce.Do(func() { close(p.killed) })
-	killGroup(p.pgid)
-}
-
-// wasKilled reports whether kill was called before the process ended.
-func (p *groupProcess) wasKilled() bool {
-	select {
-	case <-p.killed:
-		return true
-	default:
-		return false
-	}
-}
-
-// exitCode is the shell's exit status, or -1 when a signal ended it.
-func (p *groupProcess) exitCode() int {
-	if p.state == nil {
-		return -1
-	}
-	return p.state.ExitCode()
-}
-
-// signal names the signal that ended the process, if any.
-func (p *groupProcess) signal() string {
-	if p.state == nil {
-		return ""
-	}
-	if ws, ok := p.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return ws.Signal().String()
+// markerIn returns the run marker entry of a handler's environment.
+func markerIn(env []string) string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, runMarkerEnv+"=") {
+			return kv
+		}
 	}
 	return ""
 }
 
-func killGroup(pgid int) {
-	if pgid <= 0 {
-		return
+// escapes counts, per run marker, the processes that left a handler's
+// process group and were killed when the group ended, until the run's next
+// sweep reports them.
+var escapes = escapeTally{groups: map[string]map[*procgroup.Group]int{}}
+
+type escapeTally struct {
+	mu     sync.Mutex
+	groups map[string]map[*procgroup.Group]int // marker → group → escapees reported
+}
+
+func (t *escapeTally) add(marker string, g *procgroup.Group) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.groups[marker] == nil {
+		t.groups[marker] = map[*procgroup.Group]int{}
 	}
-	err := signalGroup(pgid)
-	if err != nil && !errors.Is(err, syscall.ESRCH) {
-		// Nothing more can be done; the caller reports the process state.
-		_ = err
+	t.groups[marker][g] = 0
+}
+
+// take returns the escapees of the marker's groups not reported yet, and
+// forgets the groups that are done.
+func (t *escapeTally) take(marker string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for g, reported := range t.groups[marker] {
+		done := false
+		select {
+		case <-g.Done():
+			done = true
+		default:
+		}
+		escaped := g.Escaped()
+		n += escaped - reported
+		t.groups[marker][g] = escaped
+		if done {
+			delete(t.groups[marker], g)
+		}
 	}
+	if len(t.groups[marker]) == 0 {
+		delete(t.groups, marker)
+	}
+	return n
 }

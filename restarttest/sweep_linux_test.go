@@ -19,8 +19,8 @@ func TestNextRunSweepsOrphansOfAKilledRun(t *testing.T) {
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
 	}
-	selfStart, ok := processStart(os.Getpid())
-	if !ok {
+	self := ownerSuffix() // ".PID.START"
+	if self == "" {
 		t.Skip("no /proc")
 	}
 	start := func(marker string) *exec.Cmd {
@@ -34,7 +34,7 @@ func TestNextRunSweepsOrphansOfAKilledRun(t *testing.T) {
 	}
 	orphan := start("feedface." + strconv.Itoa(dead.Process.Pid) + ".1")
 	reused := start("feedface." + strconv.Itoa(os.Getpid()) + ".1") // our PID, another start time
-	live := start("feedface." + strconv.Itoa(os.Getpid()) + "." + selfStart)
+	live := start("feedface" + self)
 	legacy := start("feedface")
 
 	run(t, Config{Handler: "cat >/dev/null", Message: []byte(`{}`), KillPoints: []KillPoint{{Kind: KillNone}}, DSN: dsn(t)})

@@ -1,0 +1,294 @@
+//go:build linux
+
+package procgroup
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// How escapees are found on Linux.
+//
+// A process group is easy to leave: setsid, setpgid, a daemon's double
+// fork. An environment marker is easy to lose: env -i. What cannot be
+// left is the process tree, provided its root stays ours: this process is
+// a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so when a process
+// between the command and an escapee exits, the escapee is re-parented to
+// us, not to init. A group's members are therefore
+//   - every process in the group, and every descendant of one (parent
+//     links in /proc/PID/stat);
+//   - every process recorded as a member by an earlier scan (a watcher
+//     scans every watchEvery while groups run), while its start time still
+//     matches, and their descendants;
+//   - every child of ours in another session ("strays": re-parented
+//     escapees of a command whose ancestry we did not see in time; the
+//     commands we start stay in our session), and their descendants.
+// Strays cannot be told apart between groups running at the same time;
+// they are killed with the first group that ends, which is what every
+// caller (one run of one tool) wants.
+
+// watchEvery is how often running groups' ancestry is recorded. It bounds
+// the window in which a double fork could hide which group it came from.
+const watchEvery = 50 * time.Millisecond
+
+var (
+	subreaperOnce sync.Once
+	selfPid       = os.Getpid()
+
+	registry = struct {
+		sync.Mutex
+		members map[*Group]map[int]uint64 // group → pid → start time
+		watcher *time.Ticker
+	}{members: map[*Group]map[int]uint64{}}
+)
+
+func becomeSubreaper() {
+	subreaperOnce.Do(func() {
+		// Not fatal when refused (old kernel, seccomp): strays of a parent
+		// that exits first then go to init, and are found only if the
+		// watcher saw them.
+		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	})
+}
+
+// SetParentDeathSignal makes the kernel kill the command if the thread
+// that started it dies, as when this process is killed with SIGKILL.
+func SetParentDeathSignal(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
+
+func track(g *Group) {
+	registry.Lock()
+	defer registry.Unlock()
+	registry.members[g] = map[int]uint64{}
+	if registry.watcher == nil {
+		t := time.NewTicker(watchEvery)
+		registry.watcher = t
+		go watch(t)
+	}
+}
+
+func untrack(g *Group) {
+	registry.Lock()
+	defer registry.Unlock()
+	delete(registry.members, g)
+	if len(registry.members) == 0 && registry.watcher != nil {
+		registry.watcher.Stop()
+		registry.watcher = nil
+	}
+}
+
+// watch records the running groups' members until its ticker is stopped.
+func watch(t *time.Ticker) {
+	for range t.C {
+		procs := scanProcs()
+		registry.Lock()
+		if registry.watcher != t {
+			registry.Unlock()
+			return
+		}
+		for g, known := range registry.members {
+			for pid, p := range membersOf(g.pgid, known, procs, false) {
+				known[pid] = p.start
+			}
+		}
+		registry.Unlock()
+	}
+}
+
+// proc is what this package reads of /proc/PID/stat.
+type proc struct {
+	ppid, pgid, sid int
+	start           uint64
+	zombie          bool
+}
+
+// scanProcs reads every process's parent, group, session and start time.
+func scanProcs() map[int]proc {
+	dir, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, _ := dir.Readdirnames(-1)
+	dir.Close()
+	procs := make(map[int]proc, len(names))
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
+		if err != nil {
+			continue
+		}
+		if p, ok := readProc(pid); ok {
+			procs[pid] = p
+		}
+	}
+	return procs
+}
+
+func readProc(pid int) (proc, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return proc{}, false
+	}
+	// pid (comm) state ppid pgrp session ... starttime(22): comm may hold
+	// spaces and parentheses, so split after the last ')'.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return proc{}, false
+	}
+	f := bytes.Fields(stat[i+1:])
+	if len(f) < 20 {
+		return proc{}, false
+	}
+	num := func(b []byte) int { n, _ := strconv.Atoi(string(b)); return n }
+	start, _ := strconv.ParseUint(string(f[19]), 10, 64)
+	return proc{
+		ppid:   num(f[1]),
+		pgid:   num(f[2]),
+		sid:    num(f[3]),
+		start:  start,
+		zombie: f[0][0] == 'Z' || f[0][0] == 'X',
+	}, true
+}
+
+// membersOf returns the processes belonging to the group pgid: see the
+// comment at the top of this file. withStrays adds our foreign-session
+// children.
+func membersOf(pgid int, known map[int]uint64, procs map[int]proc, withStrays bool) map[int]proc {
+	self, ok := procs[selfPid]
+	children := map[int][]int{}
+	var seeds []int
+	for pid, p := range procs {
+		children[p.ppid] = append(children[p.ppid], pid)
+		switch {
+		case pid == selfPid:
+		case p.pgid == pgid:
+			seeds = append(seeds, pid)
+		case known[pid] != 0 && known[pid] == p.start:
+			seeds = append(seeds, pid)
+		case withStrays && ok && p.ppid == selfPid && p.sid != self.sid:
+			seeds = append(seeds, pid)
+		}
+	}
+	members := map[int]proc{}
+	for len(seeds) > 0 {
+		pid := seeds[len(seeds)-1]
+		seeds = seeds[:len(seeds)-1]
+		if _, seen := members[pid]; seen || pid == selfPid {
+			continue
+		}
+		members[pid] = procs[pid]
+		seeds = append(seeds, children[pid]...)
+	}
+	return members
+}
+
+// killEscapees kills, until a scan finds none alive, every member of g
+// outside its process group (the group itself was just sent SIGKILL), and
+// reaps those re-parented to us. It returns how many it killed.
+func killEscapees(g *Group) int {
+	registry.Lock()
+	known := registry.members[g]
+	registry.Unlock()
+	killed := map[int]bool{}
+	for range 20 {
+		procs := scanProcs()
+		if procs == nil {
+			break
+		}
+		registry.Lock() // known is also written by the watcher
+		members := membersOf(g.pgid, known, procs, true)
+		registry.Unlock()
+		alive := 0
+		for pid, p := range members {
+			if pid == g.pgid {
+				continue // the leader is exec's to reap
+			}
+			if p.zombie {
+				if p.ppid == selfPid {
+					reap(pid)
+				}
+				continue
+			}
+			alive++
+			if syscall.Kill(pid, syscall.SIGKILL) == nil && p.pgid != g.pgid {
+				killed[pid] = true
+			}
+		}
+		if alive == 0 {
+			break
+		}
+		time.Sleep(2 * time.Millisecond) // let SIGKILL land before looking again
+	}
+	return len(killed)
+}
+
+// reap collects the exit status of a zombie re-parented to us, which no
+// exec.Cmd will ever wait for.
+func reap(pid int) {
+	var ws syscall.WaitStatus
+	_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+}
+
+// KillStrays kills every child of ours in another session and its
+// descendants: escapees re-parented to us that no running group claimed.
+// Call it before exiting.
+func KillStrays() int {
+	n := 0
+	for range 20 {
+		procs := scanProcs()
+		members := membersOf(-1, nil, procs, true)
+		alive := 0
+		for pid, p := range members {
+			if p.zombie {
+				if p.ppid == selfPid {
+					reap(pid)
+				}
+				continue
+			}
+			alive++
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
+				n++
+			}
+		}
+		if alive == 0 {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return n
+}
+
+// pipesHeld reports whether a live member of g other than its leader has
+// one of g's output pipes open.
+func pipesHeld(g *Group) bool {
+	want := map[string]bool{}
+	for _, r := range g.pipes {
+		// Stat, not Fd: Fd would make the pipe blocking, and a blocked
+		// read could then not be ended by Close.
+		if fi, err := r.Stat(); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				want["pipe:["+strconv.FormatUint(st.Ino, 10)+"]"] = true
+			}
+		}
+	}
+	registry.Lock()
+	members := membersOf(g.pgid, registry.members[g], scanProcs(), true)
+	registry.Unlock()
+	for pid, p := range members {
+		if pid == g.pgid || p.zombie {
+			continue
+		}
+		dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
+		fds, _ := os.ReadDir(dir)
+		for _, fd := range fds {
+			if link, err := os.Readlink(dir + fd.Name()); err == nil && want[link] {
+				return true
+			}
+		}
+	}
+	return false
+}
