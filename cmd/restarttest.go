@@ -63,10 +63,12 @@ It gets DATABASE_URL (search_path set to a fresh schema), PGHOST PGPORT PGUSER
 PGDATABASE PGOPTIONS, PROVIDER_URL, MODEL_URL (with --model-replies) and
 IDEMPOTENCY_HMAC_KEY (a test secret).
 
-Kill points: request, response, after-response, db-write:N, time:DURATION,
+Kill points: request[:K], response[:K], after-response[:K] (around the K-th
+effect request of an attempt; bare means K=1), db-write:N, time:DURATION,
 concurrent:N, random (with --rounds and --seed), none. Without --kill-at: a
-clean round, then request, response, after-response, db-write:N for every
-write the clean round made, and concurrent:2.
+clean round, then request:K, response:K, after-response:K for every effect
+request and db-write:N for every write the clean round made, and
+concurrent:2.
 
 Without --dsn, DATABASE_URL or PG* variables, a throwaway PostgreSQL is started
 from the installed server binaries.

@@ -393,3 +393,12 @@ func headline(r Round) (int, string) {
 	}
 	return len(severityOrder), "failed"
 }
+
+// requestsPerAttempt is the most effect requests any one attempt sent.
+func requestsPerAttempt(reqs []EffectRequest) int {
+	most := 0
+	for _, r := range reqs {
+		most = max(most, r.AttemptRequest)
+	}
+	return most
+}

@@ -200,7 +200,12 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 	if len(h.cfg.KillPoints) > 0 && !random {
 		return plan
 	}
-	candidates := []KillPoint{{Kind: KillRequest}, {Kind: KillResponse}, {Kind: KillAfterResponse}}
+	var candidates []KillPoint
+	for k := 1; k <= h.learned.RequestsPerAttempt; k++ {
+		for _, kind := range []string{KillRequest, KillResponse, KillAfterResponse} {
+			candidates = append(candidates, KillPoint{Kind: kind, N: k})
+		}
+	}
 	for n := 1; n <= h.learned.Writes; n++ {
 		candidates = append(candidates, KillPoint{Kind: KillDBWrite, N: n})
 	}
@@ -237,6 +242,7 @@ func (h *harness) learn(r Round) {
 		h.learned.Writes = max(h.learned.Writes, a.Writes)
 	}
 	h.learned.EffectRequests = len(r.EffectRequests)
+	h.learned.RequestsPerAttempt = requestsPerAttempt(r.EffectRequests)
 	h.learned.Endpoints = endpointsOf(r.EffectRequests)
 }
 

@@ -10,28 +10,42 @@ import (
 // Kill point kinds.
 const (
 	KillNone          = "none"           // the clean round: no kill
-	KillRequest       = "request"        // first effect request arrived, not executed; dropped
-	KillResponse      = "response"       // effect executed, killed before the response reached the handler
-	KillAfterResponse = "after-response" // killed right after the response was delivered
+	KillRequest       = "request"        // K-th effect request of an attempt arrived, not executed; dropped
+	KillResponse      = "response"       // K-th effect executed, killed before its response reached the handler
+	KillAfterResponse = "after-response" // killed right after the K-th response was delivered
 	KillDBWrite       = "db-write"       // killed right after the N-th committed write in the schema
 	KillTime          = "time"           // killed after a delay
 	KillConcurrent    = "concurrent"     // no kill: N deliveries of the same message at once
+	KillResend        = "resend"         // no kill: the message re-sent under fresh envelope ids after it was acknowledged
 	KillRandom        = "random"         // --rounds K rounds at random kill points (--seed)
 )
 
 // KillPoint says where a round crashes the handler.
 type KillPoint struct {
 	Kind  string
-	N     int           // db-write:N, concurrent:N
+	N     int           // db-write:N, concurrent:N; request:K, response:K, after-response:K (0 means 1)
 	Delay time.Duration // time:DURATION
 }
 
+// perRequest reports whether the kind kills around the K-th effect request
+// of an attempt.
+func perRequest(kind string) bool {
+	return kind == KillRequest || kind == KillResponse || kind == KillAfterResponse
+}
+
+// RequestIndex is K of request:K, response:K and after-response:K; a bare
+// kill point means the first request.
+func (k KillPoint) RequestIndex() int { return max(k.N, 1) }
+
 func (k KillPoint) String() string {
-	switch k.Kind {
-	case KillDBWrite, KillConcurrent:
+	switch {
+	case k.Kind == KillDBWrite, k.Kind == KillConcurrent:
 		return fmt.Sprintf("%s:%d", k.Kind, k.N)
-	case KillTime:
+	case k.Kind == KillTime:
 		return fmt.Sprintf("%s:%s", k.Kind, k.Delay)
+	case perRequest(k.Kind) && k.N > 1:
+		// request:1 is spelled bare, as it always was.
+		return fmt.Sprintf("%s:%d", k.Kind, k.N)
 	}
 	return k.Kind
 }
@@ -43,12 +57,20 @@ func (k KillPoint) Label() string {
 		return "clean (no kill)"
 	case KillConcurrent:
 		return fmt.Sprintf("%d deliveries at once", k.N)
+	case KillResend:
+		return "re-sent with fresh envelope ids"
 	}
 	return "kill at " + k.String()
 }
 
-// ParseKillPoint parses a --kill-at value: none, request, response,
-// after-response, db-write:N, time:DURATION, concurrent:N or random.
+// kills reports whether the round has a kill point to reach.
+func (k KillPoint) kills() bool {
+	return k.Kind != KillNone && k.Kind != KillConcurrent && k.Kind != KillResend
+}
+
+// ParseKillPoint parses a --kill-at value: none, request[:K], response[:K],
+// after-response[:K], db-write:N, time:DURATION, concurrent:N, resend or
+// random.
 func ParseKillPoint(s string) (KillPoint, error) {
 	kind, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
 	switch kind {
@@ -56,10 +78,19 @@ func ParseKillPoint(s string) (KillPoint, error) {
 		if !hasArg {
 			return KillPoint{Kind: KillNone}, nil
 		}
-	case KillRequest, KillResponse, KillAfterResponse, KillRandom:
+	case KillRandom, KillResend:
 		if !hasArg {
 			return KillPoint{Kind: kind}, nil
 		}
+	case KillRequest, KillResponse, KillAfterResponse:
+		if !hasArg {
+			return KillPoint{Kind: kind}, nil
+		}
+		n, err := strconv.Atoi(arg)
+		if err == nil && n >= 1 {
+			return KillPoint{Kind: kind, N: n}, nil
+		}
+		return KillPoint{}, fmt.Errorf("bad kill point %q: want %s:K with K ≥ 1, the K-th effect request of an attempt", s, kind)
 	case KillDBWrite, KillConcurrent:
 		n, err := strconv.Atoi(arg)
 		if err == nil && n >= 1 && (kind == KillDBWrite || n >= 2 && n <= 64) {
@@ -76,5 +107,5 @@ func ParseKillPoint(s string) (KillPoint, error) {
 		}
 		return KillPoint{}, fmt.Errorf("bad kill point %q: want time:DURATION, e.g. time:150ms", s)
 	}
-	return KillPoint{}, fmt.Errorf("unknown kill point %q: want none, request, response, after-response, db-write:N, time:DURATION, concurrent:N or random", s)
+	return KillPoint{}, fmt.Errorf("unknown kill point %q: want none, request[:K], response[:K], after-response[:K], db-write:N, time:DURATION, concurrent:N, resend or random", s)
 }

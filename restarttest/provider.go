@@ -29,9 +29,13 @@ const (
 
 // EffectRequest is one POST the handler sent to the fake provider.
 type EffectRequest struct {
-	Seq            int    `json:"seq"`
-	Attempt        int    `json:"attempt"`  // attempt number within its delivery; 0 when unknown
-	Delivery       int    `json:"delivery"` // 1..N; 0 when concurrent deliveries make it ambiguous
+	Seq      int `json:"seq"`
+	Attempt  int `json:"attempt"`  // attempt number within its delivery; 0 when unknown
+	Delivery int `json:"delivery"` // 1..N; 0 when concurrent deliveries make it ambiguous
+	// AttemptRequest is K when this is the K-th effect request of its
+	// attempt (what request:K, response:K and after-response:K kill
+	// around); 0 when the attempt is unknown.
+	AttemptRequest int    `json:"attempt_request"`
 	Method         string `json:"method"`
 	Path           string `json:"path"`
 	Endpoint       string `json:"endpoint"` // "POST /v1/charges": the unit checks group by

@@ -27,9 +27,12 @@ type Report struct {
 
 // Learned is what the clean round saw a successful delivery do.
 type Learned struct {
-	Writes         int      `json:"writes"`          // committed writing transactions
-	EffectRequests int      `json:"effect_requests"` // POSTs to the provider
-	Endpoints      []string `json:"endpoints"`       // "POST /v1/charges"
+	Writes         int `json:"writes"`          // committed writing transactions
+	EffectRequests int `json:"effect_requests"` // POSTs to the provider
+	// RequestsPerAttempt is the most effect requests one attempt made: the
+	// default plan kills around each of them (request:K, response:K, …).
+	RequestsPerAttempt int      `json:"requests_per_attempt"`
+	Endpoints          []string `json:"endpoints"` // "POST /v1/charges"
 }
 
 // Round is one fresh schema, one kill point, deliveries until acknowledged,

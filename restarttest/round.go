@@ -25,6 +25,16 @@ type roundState struct {
 	inflight map[*attemptRun]bool
 	latest   *attemptRun
 	writes   int
+	// senders maps each effect request to its attempt and its place among
+	// that attempt's requests, for the kills around the K-th request.
+	senders map[*EffectRequest]sentBy
+}
+
+// sentBy is the attempt an effect request came from and its index among
+// the attempt's effect requests (1 for the first).
+type sentBy struct {
+	a *attemptRun
+	k int
 }
 
 // attemptRun is one attempt while it runs.
@@ -37,6 +47,7 @@ type attemptRun struct {
 	group    int // process group of the handler, once started
 	killedAt string
 	writes   int
+	requests int // effect requests sent so far
 }
 
 func (a *attemptRun) pgid() int {
@@ -68,7 +79,7 @@ func (a *attemptRun) killReason() string {
 }
 
 func newRoundState(h *harness, kp KillPoint) *roundState {
-	return &roundState{h: h, kp: kp, start: time.Now(), inflight: map[*attemptRun]bool{}}
+	return &roundState{h: h, kp: kp, start: time.Now(), inflight: map[*attemptRun]bool{}, senders: map[*EffectRequest]sentBy{}}
 }
 
 // current is the attempt a provider request or a write belongs to: the
@@ -130,15 +141,22 @@ func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
 	if a == nil {
 		return false
 	}
-	r.Delivery, r.Attempt = a.rec.Delivery, a.rec.Index
+	a.mu.Lock()
+	a.requests++
+	k := a.requests
+	a.mu.Unlock()
+	r.Delivery, r.Attempt, r.AttemptRequest = a.rec.Delivery, a.rec.Index, k
+	rs.mu.Lock()
+	rs.senders[r] = sentBy{a: a, k: k}
+	rs.mu.Unlock()
 	if !a.armed {
 		return false
 	}
-	switch rs.kp.Kind {
-	case KillRequest:
-		a.fire(KillRequest)
+	switch {
+	case rs.kp.Kind == KillRequest && k == rs.kp.RequestIndex():
+		a.fire(rs.kp.String())
 		return true
-	case KillDBWrite:
+	case rs.kp.Kind == KillDBWrite:
 		// The write may be committed while its notification is still on
 		// the wire: wait for it, so the kill lands before the effect.
 		rs.h.db.listen.Sync(context.Background())
@@ -147,27 +165,38 @@ func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
 	return a.killReason() != ""
 }
 
-// executed implements providerHooks.
-func (rs *roundState) executed(*EffectRequest) bool {
-	a := rs.current()
-	if a == nil || !a.armed || rs.kp.Kind != KillResponse {
-		return false
+// armedAt returns the attempt to kill when r is the K-th request of an
+// armed attempt and the round kills at kind:K.
+func (rs *roundState) armedAt(r *EffectRequest, kind string) *attemptRun {
+	if rs.kp.Kind != kind {
+		return nil
 	}
-	return a.fire(KillResponse)
+	rs.mu.Lock()
+	s, ok := rs.senders[r]
+	rs.mu.Unlock()
+	if !ok || !s.a.armed || s.k != rs.kp.RequestIndex() {
+		return nil
+	}
+	return s.a
+}
+
+// executed implements providerHooks.
+func (rs *roundState) executed(r *EffectRequest) bool {
+	a := rs.armedAt(r, KillResponse)
+	return a != nil && a.fire(rs.kp.String())
 }
 
 // responded implements providerHooks.
-func (rs *roundState) responded(*EffectRequest) {
-	a := rs.current()
-	if a != nil && a.armed && rs.kp.Kind == KillAfterResponse {
-		a.fire(KillAfterResponse)
+func (rs *roundState) responded(r *EffectRequest) {
+	if a := rs.armedAt(r, KillAfterResponse); a != nil {
+		a.fire(rs.kp.String())
 	}
 }
 
 // deliverUntilAcked delivers the message and redelivers after a short,
 // doubling backoff until an attempt is acknowledged or the attempts run out.
 func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
-	armable := rs.kp.Kind != KillNone && rs.kp.Kind != KillConcurrent
+	armable := rs.kp.kills()
 	backoff := rs.h.cfg.Backoff
 	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
 		if i > 1 {
