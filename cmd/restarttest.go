@@ -28,6 +28,7 @@ type RestartTestOptions struct {
 	MessageFile      string
 	SetupFile        string
 	ModelRepliesFile string
+	EffectSQL        []string
 	KillAt           []string
 	Rounds           int
 	Seed             int64
@@ -95,6 +96,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.StringVar(&opts.SetupFile, "setup", "", "SQL file applied inside the fresh schema every round")
 	f.StringVar(&opts.ModelRepliesFile, "model-replies", "", "file of fake model replies, one per line, cycling (enables MODEL_URL)")
 	f.StringArrayVar(&opts.KillAt, "kill-at", nil, "kill point of a round, repeatable (default: the learned plan)")
+	f.StringArrayVar(&opts.EffectSQL, "effect-sql", nil, "query returning one integer that counts an effect in the handler's own tables, run in the round's schema after each round; must equal the clean round's count (repeatable)")
 	f.IntVar(&opts.Rounds, "rounds", 5, "number of random rounds with --kill-at random")
 	f.Int64Var(&opts.Seed, "seed", 0, "seed of --kill-at random (default: from the clock, printed)")
 	f.IntVar(&opts.MaxAttempts, "max-attempts", 3, "deliveries of the message per round until acknowledged")
@@ -148,7 +150,7 @@ func restartTestRun(opts *RestartTestOptions) error {
 		if ctx.Err() != nil {
 			return UsageErrorf("interrupted: handlers stopped, schema dropped")
 		}
-		return UsageErrorf("%v", err)
+		return restartEnvError(opts.IO.ErrOut, err)
 	}
 	if err := writeRestartReport(opts, rep); err != nil {
 		return err
@@ -157,6 +159,21 @@ func restartTestRun(opts *RestartTestOptions) error {
 		return ErrFindings
 	}
 	return nil
+}
+
+// restartEnvError reports a run without a verdict: one line, then the end of
+// the handler's output when the handler failing is the reason.
+func restartEnvError(w io.Writer, err error) error {
+	var env *restarttest.EnvError
+	if !errors.As(err, &env) || len(env.Tail) == 0 {
+		return UsageErrorf("%v", err)
+	}
+	fmt.Fprintf(w, "idemcheck: %s\n", oneLine(err.Error()))
+	fmt.Fprintln(w, "the handler's output ends with:")
+	for _, line := range env.Tail {
+		fmt.Fprintf(w, "  | %s\n", line)
+	}
+	return &ExitError{Code: ExitUsage}
 }
 
 func writeRestartReport(opts *RestartTestOptions, rep *restarttest.Report) error {
@@ -199,6 +216,7 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		Handler:     opts.Handler,
 		DeliverURL:  opts.Deliver,
 		Message:     msg,
+		EffectSQL:   opts.EffectSQL,
 		Rounds:      opts.Rounds,
 		Seed:        opts.Seed,
 		MaxAttempts: opts.MaxAttempts,
@@ -224,6 +242,11 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		cfg.ModelReplies = restarttest.ParseModelReplies(data)
 		if len(cfg.ModelReplies) == 0 {
 			return cfg, UsageErrorf("--model-replies: %s has no reply lines", opts.ModelRepliesFile)
+		}
+	}
+	for _, q := range opts.EffectSQL {
+		if strings.TrimSpace(q) == "" {
+			return cfg, UsageErrorf("--effect-sql is empty: give a query returning one integer, e.g. 'select count(*) from orders'")
 		}
 	}
 	random := false

@@ -180,7 +180,7 @@ func TestRestartTestQuickStartIntentPasses(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d, want 0\n%s\nstderr: %s", code, stdout, stderr)
 	}
-	for _, want := range []string{"round 1  clean (no kill)  PASS", "kill at response", "✓ effect-once", "PASS 8/8 rounds"} {
+	for _, want := range []string{"round 1  clean (no kill)  PASS", "kill at response", "✓ effect-once", "– key-stable", "PASS 8/8 rounds"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("text output lacks %q:\n%s", want, stdout)
 		}
@@ -195,5 +195,18 @@ func TestRestartTestHandlerNotFound(t *testing.T) {
 	code, _, stderr := runRestartTest(t, args...)
 	if code != ExitUsage || !strings.Contains(stderr, "handler not found") {
 		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
+
+// A handler that cannot run has no verdict: exit 2 with its output's end,
+// not a "lost effect" finding.
+func TestRestartTestHandlerThatCannotRunIsExit2(t *testing.T) {
+	args := append(databaseArgs(t), "--handler", "go run ./nope", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
+	code, stdout, stderr := runRestartTest(t, args...)
+	if code != ExitUsage || !strings.Contains(stderr, "the clean round failed on its own") || !strings.Contains(stderr, "  | ") || !strings.Contains(stderr, "nope") {
+		t.Errorf("exit %d, stderr %q; want exit 2 with the handler's output", code, stderr)
+	}
+	if strings.Contains(stdout+stderr, "lost") {
+		t.Errorf("a handler that cannot run reported as a lost effect:\n%s%s", stdout, stderr)
 	}
 }

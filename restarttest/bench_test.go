@@ -15,7 +15,9 @@ func BenchmarkRoundOverhead(b *testing.B) {
 		Handler: "exit 0",
 		Message: []byte(`{"message_id":"m1"}`),
 		Setup:   "create table intents (message_id text primary key, payload text not null);",
-		DSN:     dsn(b),
+		// Something to judge, and the cost of one count per round.
+		EffectSQL: []string{"select count(*) from intents"},
+		DSN:       dsn(b),
 	}
 	plan := make([]KillPoint, b.N)
 	for i := range plan {

@@ -47,55 +47,101 @@ func endpointsOf(reqs []EffectRequest) []string {
 	return out
 }
 
-// runChecks judges a round. expected are the endpoints the clean round
-// called: each must see its effect exactly once here too.
-func runChecks(r *Round, expected []string) []Check {
+// expectation is what a round is judged against: what the clean round did.
+type expectation struct {
+	endpoints []string // endpoints the clean round called
+	reference bool     // this is the clean round: its counts are the reference
+	resend    bool     // a resend round: two deliveries of one action
+}
+
+// runChecks judges a round. Each endpoint the clean round called must see
+// its effect exactly once here too, and each --effect-sql count must equal
+// the clean round's.
+func runChecks(r *Round, exp expectation) []Check {
 	return []Check{
 		checkKeyPresent(r),
-		checkKeyStable(r),
+		checkKeyStable(r, exp),
 		checkPayloadFrozen(r),
-		checkEffectOnce(r, expected),
+		checkEffectOnce(r, exp),
 		checkAcked(r),
 	}
 }
 
+func passed(name string) Check { return Check{Name: name, Passed: true, Applicable: true} }
+
+// notApplicable is a check that had nothing to look at: it neither passed
+// nor failed.
+func notApplicable(name, why string) Check {
+	return Check{Name: name, Detail: why}
+}
+
+// failed is a check that found findings; its detail lists them all.
+func failed(name string, fs []finding) Check {
+	texts := make([]string, len(fs))
+	for i, f := range fs {
+		texts[i] = f.text
+	}
+	return Check{Name: name, Applicable: true, Detail: strings.Join(texts, "; "), findings: fs}
+}
+
 func checkKeyPresent(r *Round) Check {
-	c := Check{Name: CheckKeyPresent, Passed: true}
+	if len(r.EffectRequests) == 0 {
+		return notApplicable(CheckKeyPresent, "no effect request in this round")
+	}
 	missing := map[string]int{}
 	for _, q := range r.EffectRequests {
 		if q.IdempotencyKey == "" {
 			missing[q.Endpoint]++
 		}
 	}
-	var parts []string
+	var fs []finding
 	for _, e := range slices.Sorted(maps.Keys(missing)) {
-		parts = append(parts, fmt.Sprintf("%s: %d request(s) without Idempotency-Key", e, missing[e]))
+		fs = append(fs, finding{severity: sevKeyMissing, subject: e,
+			text: fmt.Sprintf("%s: %d request(s) without Idempotency-Key", e, missing[e])})
 	}
-	if len(parts) > 0 {
-		c.Passed, c.Detail = false, strings.Join(parts, "; ")
+	if len(fs) > 0 {
+		return failed(CheckKeyPresent, fs)
 	}
-	return c
+	return passed(CheckKeyPresent)
 }
 
-func checkKeyStable(r *Round) Check {
-	c := Check{Name: CheckKeyStable, Passed: true}
-	var parts []string
-	for _, t := range r.Effects {
-		if len(t.Keys) > 1 {
-			parts = append(parts, fmt.Sprintf("%s: %d different keys (%s): key drawn in the attempt", t.Endpoint, len(t.Keys), shortKeys(t.Keys)))
+func checkKeyStable(r *Round, exp expectation) Check {
+	keyed := map[string]int{}
+	for _, q := range r.EffectRequests {
+		if q.IdempotencyKey != "" {
+			keyed[q.Endpoint]++
 		}
 	}
-	if len(parts) > 0 {
-		c.Passed, c.Detail = false, strings.Join(parts, "; ")
+	if !slices.ContainsFunc(slices.Collect(maps.Values(keyed)), func(n int) bool { return n > 1 }) {
+		return notApplicable(CheckKeyStable, "no endpoint got a key twice: nothing to compare")
 	}
-	return c
+	why := "key drawn in the attempt"
+	if exp.resend {
+		why = resendExplanation
+	}
+	var fs []finding
+	for _, t := range r.Effects {
+		if len(t.Keys) > 1 {
+			fs = append(fs, finding{severity: sevKeyDrift, subject: t.Endpoint + why,
+				text:     fmt.Sprintf("%s: %d different keys (%s): %s", t.Endpoint, len(t.Keys), shortKeys(t.Keys), why),
+				headline: fmt.Sprintf("%s (%s: %d different keys %s)", why, t.Endpoint, len(t.Keys), shortKeys(t.Keys))})
+		}
+	}
+	if len(fs) > 0 {
+		return failed(CheckKeyStable, fs)
+	}
+	return passed(CheckKeyStable)
 }
 
+// resendExplanation is why a re-sent message got a second key.
+const resendExplanation = "the key follows the transport's message id"
+
 func checkPayloadFrozen(r *Round) Check {
-	c := Check{Name: CheckPayloadFrozen, Passed: true}
+	requests := map[string]int{}
 	bodies := map[string][]string{}
 	conflicts := map[string]int{}
 	for _, q := range r.EffectRequests {
+		requests[q.Endpoint]++
 		fp := fingerprint([]byte(q.Body))
 		if !slices.Contains(bodies[q.Endpoint], fp) {
 			bodies[q.Endpoint] = append(bodies[q.Endpoint], fp)
@@ -104,79 +150,124 @@ func checkPayloadFrozen(r *Round) Check {
 			conflicts[q.Endpoint]++
 		}
 	}
-	var parts []string
+	if !slices.ContainsFunc(slices.Collect(maps.Values(requests)), func(n int) bool { return n > 1 }) {
+		return notApplicable(CheckPayloadFrozen, "no endpoint got two requests: nothing to compare")
+	}
+	var fs []finding
 	for _, t := range r.Effects {
 		if n := len(bodies[t.Endpoint]); n > 1 {
-			parts = append(parts, fmt.Sprintf("%s: %d different bodies: the payload changed between attempts", t.Endpoint, n))
+			fs = append(fs, finding{severity: sevPayloadDrift, subject: t.Endpoint,
+				text: fmt.Sprintf("%s: %d different bodies: the payload changed between attempts", t.Endpoint, n)})
 		}
 		if n := conflicts[t.Endpoint]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s: provider answered 422 %d time(s): same key, different body", t.Endpoint, n))
+			fs = append(fs, finding{severity: sevPayloadDrift, subject: t.Endpoint + " 422",
+				text: fmt.Sprintf("%s: provider answered 422 %d time(s): same key, different body", t.Endpoint, n)})
 		}
 	}
-	if len(parts) > 0 {
-		c.Passed, c.Detail = false, strings.Join(parts, "; ")
+	if len(fs) > 0 {
+		return failed(CheckPayloadFrozen, fs)
 	}
-	return c
+	return passed(CheckPayloadFrozen)
 }
 
-func checkEffectOnce(r *Round, expected []string) Check {
-	c := Check{Name: CheckEffectOnce, Passed: true}
-	executed := map[string]EndpointTally{}
-	for _, t := range r.Effects {
-		executed[t.Endpoint] = t
-	}
-	endpoints := append([]string(nil), expected...)
+func checkEffectOnce(r *Round, exp expectation) Check {
+	endpoints := append([]string(nil), exp.endpoints...)
 	for _, t := range r.Effects {
 		if !slices.Contains(endpoints, t.Endpoint) {
 			endpoints = append(endpoints, t.Endpoint)
 		}
 	}
-	if len(endpoints) == 0 {
-		c.Passed, c.Detail = false, "lost effect (0 effects: no effect request reached the provider)"
-		return c
+	judgesLocal := len(r.LocalEffects) > 0 && !exp.reference
+	if len(endpoints) == 0 && !judgesLocal {
+		if len(r.LocalEffects) > 0 {
+			return notApplicable(CheckEffectOnce, "no effect request; the --effect-sql counts of this round are the reference")
+		}
+		return notApplicable(CheckEffectOnce, "no effect request and no --effect-sql: nothing to count")
 	}
-	var parts []string
+	fs := providerEffects(r, endpoints, exp.resend)
+	if judgesLocal {
+		fs = append(fs, localEffects(r.LocalEffects)...)
+	}
+	if len(fs) > 0 {
+		return failed(CheckEffectOnce, fs)
+	}
+	return passed(CheckEffectOnce)
+}
+
+// providerEffects finds the endpoints whose effect did not happen exactly
+// once.
+func providerEffects(r *Round, endpoints []string, resend bool) []finding {
+	executed := map[string]EndpointTally{}
+	for _, t := range r.Effects {
+		executed[t.Endpoint] = t
+	}
+	var fs []finding
 	for _, e := range endpoints {
 		t := executed[e]
 		noun := effectNoun(e)
 		switch {
 		case t.Executed == 0:
-			parts = append(parts, fmt.Sprintf("lost %s (0 effects at %s)", noun, e))
+			fs = append(fs, finding{severity: sevLost, subject: e,
+				text: fmt.Sprintf("lost %s (0 effects at %s)", noun, e)})
 		case t.Executed > 1:
-			parts = append(parts, fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts)))
+			text := fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts))
+			if resend && len(t.Keys) > 1 {
+				text += ": " + resendExplanation
+			}
+			fs = append(fs, finding{severity: sevDuplicated, subject: e, text: text})
 		}
 	}
-	if len(parts) > 0 {
-		c.Passed, c.Detail = false, strings.Join(parts, "; ")
+	return fs
+}
+
+// localEffects compares each --effect-sql count with the clean round's.
+func localEffects(local []LocalEffect) []finding {
+	var fs []finding
+	for _, l := range local {
+		if l.Expected == nil {
+			continue
+		}
+		want := *l.Expected
+		switch {
+		case l.Count > want:
+			fs = append(fs, finding{severity: sevDuplicated, subject: "sql " + l.Query,
+				text: fmt.Sprintf("duplicated local effect (%s counted %d, the clean round %d)", l.Query, l.Count, want)})
+		case l.Count < want:
+			fs = append(fs, finding{severity: sevLost, subject: "sql " + l.Query,
+				text: fmt.Sprintf("lost local effect (%s counted %d, the clean round %d)", l.Query, l.Count, want)})
+		}
 	}
-	return c
+	return fs
 }
 
 func checkAcked(r *Round) Check {
-	c := Check{Name: CheckAcked, Passed: true}
 	last := map[int]Attempt{}
 	for _, a := range r.Attempts {
 		if prev, ok := last[a.Delivery]; !ok || a.Index > prev.Index {
 			last[a.Delivery] = a
 		}
 	}
-	var parts []string
-	for d := 1; d <= len(last); d++ {
-		a, ok := last[d]
-		if !ok || a.Acked() {
+	var fs []finding
+	for _, d := range slices.Sorted(maps.Keys(last)) {
+		a := last[d]
+		if a.Acked() {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("delivery %d not acknowledged after %d attempt(s) (last: %s)", d, a.Index, describeOutcome(a)))
+		fs = append(fs, finding{severity: sevNotAcked,
+			text:     fmt.Sprintf("delivery %d not acknowledged after %d attempt(s) (last: %s)", d, a.Index, describeOutcome(a)),
+			headline: fmt.Sprintf("not acknowledged (delivery %d after %d attempt(s), last: %s)", d, a.Index, describeOutcome(a))})
 	}
-	if len(parts) > 0 {
-		c.Passed, c.Detail = false, strings.Join(parts, "; ")
+	if len(fs) > 0 {
+		return failed(CheckAcked, fs)
 	}
-	return c
+	return passed(CheckAcked)
 }
 
+// allPassed reports whether every check that had something to look at
+// passed.
 func allPassed(cs []Check) bool {
 	for _, c := range cs {
-		if !c.Passed {
+		if c.Applicable && !c.Passed {
 			return false
 		}
 	}
@@ -322,76 +413,6 @@ func prefix(s string, n int) string {
 		return s
 	}
 	return string(r[:n])
-}
-
-// finishReport computes the verdict and the summary line: the failed rounds
-// and each kind of failure once, the most serious first.
-func finishReport(rep *Report) {
-	rep.RoundsTotal = len(rep.Rounds)
-	first := map[int]string{} // severity → first headline of that kind
-	for _, r := range rep.Rounds {
-		if r.Passed {
-			continue
-		}
-		rep.RoundsFailed++
-		sev, text := headline(r)
-		if _, ok := first[sev]; !ok {
-			first[sev] = text
-		}
-	}
-	if rep.RoundsFailed == 0 {
-		rep.Verdict = VerdictPass
-		rep.Summary = fmt.Sprintf("PASS %d/%d rounds: the effect happened exactly once at every kill point", rep.RoundsTotal, rep.RoundsTotal)
-		return
-	}
-	rep.Verdict = VerdictFail
-	var reasons []string
-	for sev := 0; sev < len(severityOrder)+1; sev++ {
-		if text, ok := first[sev]; ok {
-			reasons = append(reasons, text)
-		}
-	}
-	rep.Summary = fmt.Sprintf("FAIL %d/%d rounds: %s", rep.RoundsFailed, rep.RoundsTotal, strings.Join(reasons, "; "))
-}
-
-// severityOrder ranks failures: a duplicated or lost effect first.
-var severityOrder = []string{"duplicated", "lost", CheckKeyStable, CheckPayloadFrozen, CheckKeyPresent, CheckAcked}
-
-// headline is the most serious failure of a round, with its severity.
-func headline(r Round) (int, string) {
-	byName := map[string]Check{}
-	for _, c := range r.Checks {
-		byName[c.Name] = c
-	}
-	if c := byName[CheckEffectOnce]; !c.Passed && c.Name != "" {
-		detail, _, _ := strings.Cut(c.Detail, "; ")
-		if strings.HasPrefix(detail, "duplicated") {
-			return 0, detail
-		}
-		// Nothing acknowledged and nothing charged: the handler failing is
-		// the news, the lost effect its consequence.
-		if acked := byName[CheckAcked]; acked.Name != "" && !acked.Passed {
-			first, _, _ := strings.Cut(acked.Detail, "; ")
-			return 1, "not acknowledged (" + first + ")"
-		}
-		return 1, detail
-	}
-	for sev := 2; sev < len(severityOrder); sev++ {
-		name := severityOrder[sev]
-		c, ok := byName[name]
-		if !ok || c.Passed {
-			continue
-		}
-		detail, _, _ := strings.Cut(c.Detail, "; ")
-		switch name {
-		case CheckKeyStable:
-			return sev, "key drawn in the attempt (" + strings.TrimSuffix(detail, ": key drawn in the attempt") + ")"
-		case CheckAcked:
-			return sev, "not acknowledged (" + detail + ")"
-		}
-		return sev, detail
-	}
-	return len(severityOrder), "failed"
 }
 
 // requestsPerAttempt is the most effect requests any one attempt sent.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -12,10 +13,14 @@ import (
 
 // Config describes one restart-test run.
 type Config struct {
-	Handler      string   // shell command, run with `sh -c`
-	DeliverURL   string   // when set, Handler is a server and the message is POSTed here
-	Message      []byte   // delivered unchanged
-	Setup        string   // SQL applied inside the fresh schema every round
+	Handler    string // shell command, run with `sh -c`
+	DeliverURL string // when set, Handler is a server and the message is POSTed here
+	Message    []byte // delivered unchanged
+	Setup      string // SQL applied inside the fresh schema every round
+	// EffectSQL are queries, each returning one integer, run in the round's
+	// schema after every round: the handler's own effects (order rows),
+	// which must count what they counted after the clean round.
+	EffectSQL    []string
 	ModelReplies []string // when non-nil, a fake model runs at MODEL_URL
 
 	KillPoints  []KillPoint // empty: the default plan
@@ -36,8 +41,14 @@ type Config struct {
 }
 
 // EnvError is a harness or environment failure (handler not found, database
-// unreachable): the run has no verdict.
-type EnvError struct{ Err error }
+// unreachable, a handler that fails without any kill, nothing to judge): the
+// run has no verdict.
+type EnvError struct {
+	Err error
+	// Tail is the end of the handler's output when the handler failing
+	// on its own is the reason, for the user to see why.
+	Tail []string
+}
 
 func (e *EnvError) Error() string { return e.Err.Error() }
 func (e *EnvError) Unwrap() error { return e.Err }
@@ -88,7 +99,9 @@ const runMarkerEnv = "IDEMCHECK_RUN_ID"
 
 // Run executes the run described by cfg. A harness or environment failure is
 // returned as an *EnvError (or the context's error); failed checks are not
-// errors, they are in the Report.
+// errors, they are in the Report. When the handler itself is the reason
+// (it fails without any kill, or gives nothing to judge) the Report of the
+// rounds run so far comes with the error.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.withDefaults()
 	if err := supported(); err != nil {
@@ -168,17 +181,30 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		rep.Rounds = append(rep.Rounds, round)
-		if plan[i].Kind == KillNone && !h.learnedOK {
+		reference := plan[i].Kind == KillNone && !h.learnedOK
+		if reference {
 			h.learn(round)
+		}
+		if err := h.unjudgeable(i+1, round, reference); err != nil {
+			return h.finish(rep), err
+		}
+		if reference {
 			plan = h.expandPlan(plan, random)
 		}
 	}
+	if err := h.nothingObserved(rep.Rounds); err != nil {
+		return h.finish(rep), err
+	}
+	return h.finish(rep), nil
+}
+
+func (h *harness) finish(rep *Report) *Report {
 	rep.Learned = h.learned
 	if rep.Learned.Endpoints == nil {
 		rep.Learned.Endpoints = []string{}
 	}
 	finishReport(rep)
-	return rep, nil
+	return rep
 }
 
 // initialPlan is the explicit --kill-at list, or a clean round that the
@@ -192,7 +218,12 @@ func (h *harness) initialPlan() (plan []KillPoint, random bool) {
 	if len(h.cfg.KillPoints) == 0 || random {
 		return []KillPoint{{Kind: KillNone}}, random
 	}
-	return append([]KillPoint(nil), h.cfg.KillPoints...), false
+	plan = append([]KillPoint(nil), h.cfg.KillPoints...)
+	if len(h.cfg.EffectSQL) > 0 && !slices.ContainsFunc(plan, func(k KillPoint) bool { return k.Kind == KillNone }) {
+		// The --effect-sql counts are judged against a clean round's.
+		plan = append([]KillPoint{{Kind: KillNone}}, plan...)
+	}
+	return plan, false
 }
 
 // expandPlan adds the learned rounds after the clean round.
@@ -244,6 +275,7 @@ func (h *harness) learn(r Round) {
 	h.learned.EffectRequests = len(r.EffectRequests)
 	h.learned.RequestsPerAttempt = requestsPerAttempt(r.EffectRequests)
 	h.learned.Endpoints = endpointsOf(r.EffectRequests)
+	h.learned.LocalEffects = r.LocalEffects
 }
 
 // handlerEnv is the environment of every handler process.
@@ -329,7 +361,19 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	if h.model != nil {
 		round.ModelCalls = h.model.callCount()
 	}
-	round.Checks = runChecks(&round, h.learned.Endpoints)
+	local, err := h.db.countLocalEffects(ctx, h.cfg.EffectSQL)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Round{}, ctx.Err()
+		}
+		return Round{}, &EnvError{Err: err}
+	}
+	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK, resend: kp.Kind == KillResend}
+	if !exp.reference {
+		expectLocal(local, h.learned.LocalEffects)
+	}
+	round.LocalEffects = local
+	round.Checks = runChecks(&round, exp)
 	round.Passed = allPassed(round.Checks)
 	if err := h.environmentFailure(index, round); err != nil {
 		return Round{}, err

@@ -2,6 +2,7 @@ package restarttest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -149,7 +150,7 @@ func failedChecks(rep *Report) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range rep.Rounds {
 		for _, c := range r.Checks {
-			if !c.Passed {
+			if c.Failed() {
 				out[r.KillPoint+"/"+c.Name] = true
 			}
 		}
@@ -170,3 +171,17 @@ type stringsBuilder struct{ b []byte }
 
 func (s *stringsBuilder) Write(p []byte) (int, error) { s.b = append(s.b, p...); return len(p), nil }
 func (s *stringsBuilder) String() string              { return string(s.b) }
+
+// runNoVerdict runs cfg expecting a run without a verdict: an *EnvError,
+// with the report of the rounds run so far.
+func runNoVerdict(t *testing.T, cfg Config) (*Report, *EnvError) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, cfg)
+	var env *EnvError
+	if !errors.As(err, &env) || rep == nil {
+		t.Fatalf("Run = %v, %v; want an environment error with the report so far", rep != nil, err)
+	}
+	return rep, env
+}

@@ -166,7 +166,7 @@ func TestParseKillPoint(t *testing.T) {
 			t.Errorf("%s: %v %v", in, k, err)
 		}
 	}
-	for _, bad := range []string{"", "db-write", "db-write:0", "time:x", "concurrent:1", "request:2", "explode"} {
+	for _, bad := range []string{"", "db-write", "db-write:0", "time:x", "concurrent:1", "request:0", "explode"} {
 		if _, err := ParseKillPoint(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -199,15 +199,15 @@ func TestSummaryAndKeys(t *testing.T) {
 	if got := effectNoun("POST /v1/payment_intents"); got != "payment intent" {
 		t.Errorf("effectNoun = %q", got)
 	}
-	r := Round{EffectRequests: []EffectRequest{
+	r := Round{KillPoint: "response", EffectRequests: []EffectRequest{
 		{Endpoint: "POST /v1/charges", IdempotencyKey: "3f9a1c2d3e", Result: ResultExecuted, Amount: "15000"},
 		{Endpoint: "POST /v1/charges", IdempotencyKey: "77c1aa00bb", Result: ResultExecuted, Amount: "15000"},
 	}, Attempts: []Attempt{{Delivery: 1, Index: 1, Outcome: OutcomeAcked}}}
 	r.Effects = tally(r.EffectRequests)
-	r.Checks = runChecks(&r, nil)
+	r.Checks = runChecks(&r, expectation{})
 	rep := &Report{Rounds: []Round{{Passed: true}, r}}
 	finishReport(rep)
-	if want := "FAIL 1/2 rounds: duplicated charge (2 effects, keys 3f9a…, 77c1…, amount 15000 each)"; rep.Summary != want {
+	if want := "FAIL 1/2 rounds: duplicated charge (2 effects, keys 3f9a…, 77c1…, amount 15000 each) in round response; key drawn in the attempt (POST /v1/charges: 2 different keys 3f9a…, 77c1…) in round response"; rep.Summary != want {
 		t.Errorf("summary %q\nwant    %q", rep.Summary, want)
 	}
 }
@@ -234,7 +234,7 @@ func TestRandomPlanIsReproducible(t *testing.T) {
 
 func TestWriteTextStyledOnlyWhenAsked(t *testing.T) {
 	rep := &Report{Handler: "h", Schema: "s", Rounds: []Round{{Index: 1, KillPoint: "none", Passed: true,
-		Checks: []Check{{Name: CheckKeyPresent, Passed: true}}}}}
+		Checks: []Check{{Name: CheckKeyPresent, Applicable: true, Passed: true}}}}}
 	finishReport(rep)
 	var plain, styled strings.Builder
 	if err := WriteText(&plain, rep, nil); err != nil {

@@ -33,6 +33,9 @@ type Learned struct {
 	// default plan kills around each of them (request:K, response:K, …).
 	RequestsPerAttempt int      `json:"requests_per_attempt"`
 	Endpoints          []string `json:"endpoints"` // "POST /v1/charges"
+	// LocalEffects is what each --effect-sql query counted after the clean
+	// round: every other round must count the same.
+	LocalEffects []LocalEffect `json:"local_effects,omitempty"`
 }
 
 // Round is one fresh schema, one kill point, deliveries until acknowledged,
@@ -52,7 +55,9 @@ type Round struct {
 	Attempts         []Attempt       `json:"attempts"`
 	EffectRequests   []EffectRequest `json:"effect_requests"`
 	Effects          []EndpointTally `json:"effects"`
-	Checks           []Check         `json:"checks"`
+	// LocalEffects are the --effect-sql counts after the round.
+	LocalEffects []LocalEffect `json:"local_effects,omitempty"`
+	Checks       []Check       `json:"checks"`
 }
 
 // Attempt outcomes.
@@ -104,9 +109,17 @@ const (
 	CheckAcked         = "acked"
 )
 
-// Check is one verdict of a round.
+// Check is one verdict of a round. A check that had nothing to look at (no
+// effect request to find a key in, no second request to compare) is not
+// applicable: Applicable and Passed are both false and Detail says why.
 type Check struct {
-	Name   string `json:"name"`
-	Passed bool   `json:"passed"`
-	Detail string `json:"detail,omitempty"`
+	Name       string `json:"name"`
+	Applicable bool   `json:"applicable"`
+	Passed     bool   `json:"passed"` // only ever true when Applicable
+	Detail     string `json:"detail,omitempty"`
+
+	findings []finding // what the summary names
 }
+
+// Failed reports whether the check looked and found a failure.
+func (c Check) Failed() bool { return c.Applicable && !c.Passed }

@@ -83,7 +83,7 @@ func (t *textWriter) round(r Round) {
 	}
 	kp, _ := ParseKillPoint(r.KillPoint)
 	note := ""
-	if kp.Kind != KillNone && kp.Kind != KillConcurrent && !r.KillReached {
+	if kp.kills() && !r.KillReached {
 		note = st.Warn.Render("  (kill point not reached)")
 	}
 	t.line("%s  %s  %s%s", st.Bold.Render(fmt.Sprintf("round %d", r.Index)), kp.Label(), verdict, note)
@@ -96,13 +96,16 @@ func (t *textWriter) round(r Round) {
 	}
 	t.keyLen = shortKeyLen(keys)
 	shown := make([]bool, len(r.EffectRequests))
-	concurrent := maxDelivery(r) > 1
+	concurrent := kp.Kind == KillConcurrent
+	byDelivery := maxDelivery(r) > 1
 	for _, a := range r.Attempts {
 		label := fmt.Sprintf("%-10s", fmt.Sprintf("attempt %d", a.Index))
 		detail := fmt.Sprintf("%dms, %s", a.DurationMS, plural(a.Writes, "write"))
+		if byDelivery {
+			label = fmt.Sprintf("%-20s", fmt.Sprintf("delivery %d attempt %d", a.Delivery, a.Index))
+		}
 		if concurrent {
 			// Writes of simultaneous deliveries cannot be told apart.
-			label = fmt.Sprintf("%-20s", fmt.Sprintf("delivery %d attempt %d", a.Delivery, a.Index))
 			detail = fmt.Sprintf("%dms", a.DurationMS)
 		}
 		t.line("  %s %-26s %s", label, describeOutcome(a), st.Muted.Render(detail))
@@ -131,6 +134,7 @@ func (t *textWriter) round(r Round) {
 	if r.EscapedProcesses > 0 {
 		t.line("  %s", st.Warn.Render(fmt.Sprintf("%s left outside the handler's process group (setsid, daemon): killed", plural(r.EscapedProcesses, "process"))))
 	}
+	t.localEffects(r.LocalEffects)
 	t.checks(r.Checks)
 	if !r.Passed {
 		t.stderrTails(r)
@@ -162,22 +166,44 @@ func (t *textWriter) request(q EffectRequest) {
 	t.line("    %s  %s%s → %s", q.Endpoint, key, amount, res)
 }
 
+// notApplicableMark marks a check that had nothing to look at: neither ✓
+// nor ✗.
+const notApplicableMark = "–"
+
 func (t *textWriter) checks(cs []Check) {
 	st := t.st
 	if allPassed(cs) {
 		var marks []string
 		for _, c := range cs {
-			marks = append(marks, st.Pass.Render(st.PassMark)+" "+c.Name)
+			mark := st.Pass.Render(st.PassMark)
+			if !c.Applicable {
+				mark = st.Muted.Render(notApplicableMark)
+			}
+			marks = append(marks, mark+" "+c.Name)
 		}
 		t.line("  %s", strings.Join(marks, "  "))
 		return
 	}
 	for _, c := range cs {
-		if c.Passed {
+		switch {
+		case !c.Applicable:
+			t.line("  %s %-15s %s", st.Muted.Render(notApplicableMark), c.Name, st.Muted.Render("not applicable: "+c.Detail))
+		case c.Passed:
 			t.line("  %s %s", st.Pass.Render(st.PassMark), c.Name)
-			continue
+		default:
+			t.line("  %s %-15s %s", st.Fail.Render(st.FailMark), c.Name, c.Detail)
 		}
-		t.line("  %s %-15s %s", st.Fail.Render(st.FailMark), c.Name, c.Detail)
+	}
+}
+
+// localEffects shows what the --effect-sql queries counted.
+func (t *textWriter) localEffects(ls []LocalEffect) {
+	for _, l := range ls {
+		ref := "reference"
+		if l.Expected != nil {
+			ref = fmt.Sprintf("clean round %d", *l.Expected)
+		}
+		t.line("  %s %s %s", t.st.Muted.Render("local"), t.st.Code.Render(l.Query), t.st.Muted.Render(fmt.Sprintf("→ %d (%s)", l.Count, ref)))
 	}
 }
 

@@ -1,0 +1,85 @@
+package restarttest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// A verdict is earned only when the handler works without any kill and
+// something was observed. These are the runs that have no verdict.
+
+// nothingToJudgeAdvice says how to give restart-test something to count.
+const nothingToJudgeAdvice = "send the handler's effect requests to $PROVIDER_URL, or count its own effects with --effect-sql 'select count(*) from orders'"
+
+// unjudgeable returns an *EnvError when round index of the run shows the
+// handler failing on its own (the clean round, or a first round that never
+// reached its kill point, with no delivery acknowledged), or when the clean
+// round (reference) had nothing to judge.
+func (h *harness) unjudgeable(index int, r Round, reference bool) error {
+	if reference || index == 1 {
+		if err := failedOnItsOwn(r); err != nil {
+			return err
+		}
+	}
+	if reference && len(r.EffectRequests) == 0 && len(h.cfg.EffectSQL) == 0 {
+		return &EnvError{Err: errors.New("the clean round made no effect request and no --effect-sql was given: nothing to judge; " + nothingToJudgeAdvice)}
+	}
+	return nil
+}
+
+// failedOnItsOwn reports a round in which no attempt was acknowledged and
+// no kill of ours explains it.
+func failedOnItsOwn(r Round) error {
+	if r.KillReached {
+		return nil
+	}
+	var last *Attempt
+	for i := range r.Attempts {
+		a := &r.Attempts[i]
+		if a.Acked() {
+			return nil
+		}
+		last = a
+	}
+	if last == nil {
+		return nil
+	}
+	what := "the handler fails on its own, before any kill"
+	if r.KillPoint == KillNone {
+		what = "the clean round failed on its own"
+	}
+	return &EnvError{
+		Err:  fmt.Errorf("%s: no delivery acknowledged after %d attempt(s) (last: %s); fix the handler so that one delivery without a kill succeeds", what, last.Index, describeOutcome(*last)),
+		Tail: outputTail(*last),
+	}
+}
+
+// nothingObserved returns an *EnvError when no round of the run saw an
+// effect request and no --effect-sql counts local effects: every verdict
+// would be unearned.
+func (h *harness) nothingObserved(rounds []Round) error {
+	if len(h.cfg.EffectSQL) > 0 {
+		return nil
+	}
+	for _, r := range rounds {
+		if len(r.EffectRequests) > 0 {
+			return nil
+		}
+	}
+	return &EnvError{Err: errors.New("no round made an effect request and no --effect-sql was given: nothing to judge; " + nothingToJudgeAdvice)}
+}
+
+// outputTail is the end of what an attempt wrote: stderr, else stdout,
+// else the harness's own error (a server that never listened).
+func outputTail(a Attempt) []string {
+	for _, out := range []string{a.Stderr, a.Stdout} {
+		if lines := tailLines(out, stderrTailLines); len(lines) > 0 {
+			return lines
+		}
+	}
+	if a.Error != "" {
+		return []string{printable(strings.TrimSpace(a.Error))}
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package restarttest
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severities of findings, the most serious first: the summary names them in
+// this order.
+const (
+	sevDuplicated = iota
+	sevLost
+	sevKeyDrift
+	sevPayloadDrift
+	sevKeyMissing
+	sevNotAcked
+)
+
+// finding is one failure a check saw. subject tells failures of one
+// severity apart (an endpoint, an --effect-sql query), so the summary names
+// each distinct failure once.
+type finding struct {
+	severity int
+	subject  string
+	text     string // in the check's detail
+	headline string // in the summary, when it reads better than text there
+}
+
+func (f finding) summaryText() string {
+	if f.headline != "" {
+		return f.headline
+	}
+	return f.text
+}
+
+// summaryEntry is one distinct failure of the run and the rounds it was
+// seen in.
+type summaryEntry struct {
+	finding
+	order  int
+	rounds []string
+}
+
+// finishReport computes the verdict and the summary line: how many rounds
+// failed, then every distinct failure once, the most serious first, with
+// the rounds that showed it.
+func finishReport(rep *Report) {
+	rep.RoundsTotal = len(rep.Rounds)
+	rep.RoundsFailed = 0
+	for _, r := range rep.Rounds {
+		if !r.Passed {
+			rep.RoundsFailed++
+		}
+	}
+	if rep.RoundsFailed == 0 {
+		rep.Verdict = VerdictPass
+		rep.Summary = fmt.Sprintf("PASS %d/%d rounds: the effect happened exactly once at every kill point", rep.RoundsTotal, rep.RoundsTotal)
+		return
+	}
+	rep.Verdict = VerdictFail
+	var reasons []string
+	for _, e := range distinctFailures(rep.Rounds) {
+		reasons = append(reasons, e.summaryText()+" "+roundList(e.rounds))
+	}
+	rep.Summary = fmt.Sprintf("FAIL %d/%d rounds: %s", rep.RoundsFailed, rep.RoundsTotal, strings.Join(reasons, "; "))
+}
+
+// distinctFailures groups the findings of all rounds by severity and
+// subject, keeping the first wording of each.
+func distinctFailures(rounds []Round) []*summaryEntry {
+	byKey := map[string]*summaryEntry{}
+	var out []*summaryEntry
+	for _, r := range rounds {
+		for _, c := range r.Checks {
+			for _, f := range c.findings {
+				key := fmt.Sprintf("%d\x00%s", f.severity, f.subject)
+				e := byKey[key]
+				if e == nil {
+					e = &summaryEntry{finding: f, order: len(out)}
+					byKey[key] = e
+					out = append(out, e)
+				}
+				if !slices.Contains(e.rounds, r.KillPoint) {
+					e.rounds = append(e.rounds, r.KillPoint)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *summaryEntry) int {
+		return cmp.Or(cmp.Compare(a.severity, b.severity), cmp.Compare(a.order, b.order))
+	})
+	return out
+}
+
+func roundList(kps []string) string {
+	if len(kps) == 1 {
+		return "in round " + kps[0]
+	}
+	return "in rounds " + strings.Join(kps, ", ")
+}
