@@ -180,7 +180,7 @@ func TestRestartTestQuickStartIntentPasses(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d, want 0\n%s\nstderr: %s", code, stdout, stderr)
 	}
-	for _, want := range []string{"round 1  clean (no kill)  PASS", "kill at response", "✓ effect-once", "– key-stable", "PASS 8/8 rounds"} {
+	for _, want := range []string{"round 1  clean (no kill)  PASS", "kill at response", "✓ effect-once", "– key-stable", "PASS 9/9 rounds"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("text output lacks %q:\n%s", want, stdout)
 		}

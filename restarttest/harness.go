@@ -22,6 +22,10 @@ type Config struct {
 	// which must count what they counted after the clean round.
 	EffectSQL    []string
 	ModelReplies []string // when non-nil, a fake model runs at MODEL_URL
+	// EnvelopeFields are JSON paths of the transport's ids in the message
+	// (default: DefaultEnvelopeFields present at the top level); the resend
+	// round delivers the message again with fresh values there.
+	EnvelopeFields []string
 
 	KillPoints  []KillPoint // empty: the default plan
 	Rounds      int         // with a `random` kill point: how many random rounds
@@ -90,7 +94,8 @@ type harness struct {
 	roundMu    sync.Mutex
 	round      *roundState
 	deliverSrv *server
-	marker     string // NAME=VALUE put in every handler's environment
+	marker     string         // NAME=VALUE put in every handler's environment
+	envelope   []envelopeSpan // the transport's ids in the message
 }
 
 // runMarkerEnv marks the environment of every handler process, so that what
@@ -117,19 +122,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	sweepOrphaned()
 	defer sweepMarked(h.marker)
 
-	msg, err := os.CreateTemp("", "idemcheck-message-")
+	envelope, err := findEnvelope(cfg.Message, cfg.EnvelopeFields)
 	if err != nil {
 		return nil, &EnvError{Err: err}
 	}
-	h.msgFile = msg.Name()
+	h.envelope = envelope
+	if err := h.checkResendPlan(); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	if h.msgFile, err = writeMessageFile(cfg.Message); err != nil {
+		return nil, &EnvError{Err: err}
+	}
 	defer os.Remove(h.msgFile)
-	_, err = msg.Write(cfg.Message)
-	if cerr := msg.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, &EnvError{Err: err}
-	}
 
 	db, err := openDatabase(ctx, cfg.DSN, h.onWrite)
 	if err != nil {
@@ -166,6 +170,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		Deliver: cfg.DeliverURL,
 		Schema:  db.schema,
 		Kept:    cfg.Keep,
+	}
+	if h.resendApplies() {
+		for _, e := range h.envelope {
+			rep.EnvelopeFields = append(rep.EnvelopeFields, e.path)
+		}
 	}
 	plan, random := h.initialPlan()
 	if random {
@@ -239,6 +248,9 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 	}
 	for n := 1; n <= h.learned.Writes; n++ {
 		candidates = append(candidates, KillPoint{Kind: KillDBWrite, N: n})
+	}
+	if h.resendApplies() {
+		candidates = append(candidates, KillPoint{Kind: KillResend})
 	}
 	if !random {
 		return append(plan, append(candidates, KillPoint{Kind: KillConcurrent, N: 2})...)
@@ -327,19 +339,15 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		h.model.reset()
 	}
 
-	deliveries := 1
-	if kp.Kind == KillConcurrent {
-		deliveries = kp.N
+	if kp.Kind == KillResend {
+		if err := rs.prepareResend(); err != nil {
+			return Round{}, &EnvError{Err: err}
+		}
+		defer rs.cleanupResend()
+		rs.deliverResend(ctx)
+	} else {
+		rs.deliverAll(ctx)
 	}
-	var wg sync.WaitGroup
-	for d := 1; d <= deliveries; d++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rs.deliverUntilAcked(ctx, d)
-		}()
-	}
-	wg.Wait()
 	if h.deliverSrv != nil {
 		h.deliverSrv.stop()
 	}
@@ -350,6 +358,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, rs.envError
 	}
 	round := rs.result(index)
+	round.Resent = rs.resendChanges
 	round.EscapedProcesses = escaped
 	h.roundMu.Lock()
 	h.round = nil

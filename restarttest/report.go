@@ -11,18 +11,21 @@ const (
 
 // Report is the whole run; its JSON encoding is the `--format json` output.
 type Report struct {
-	Version      int     `json:"version"`
-	Verdict      string  `json:"verdict"` // pass or fail
-	Summary      string  `json:"summary"` // the last line of the text output
-	Handler      string  `json:"handler"`
-	Deliver      string  `json:"deliver,omitempty"`
-	Schema       string  `json:"schema"`
-	Kept         bool    `json:"schema_kept"`
-	Seed         *int64  `json:"seed,omitempty"`
-	Learned      Learned `json:"learned"`
-	RoundsTotal  int     `json:"rounds_total"`
-	RoundsFailed int     `json:"rounds_failed"`
-	Rounds       []Round `json:"rounds"`
+	Version int    `json:"version"`
+	Verdict string `json:"verdict"` // pass or fail
+	Summary string `json:"summary"` // the last line of the text output
+	Handler string `json:"handler"`
+	Deliver string `json:"deliver,omitempty"`
+	Schema  string `json:"schema"`
+	Kept    bool   `json:"schema_kept"`
+	Seed    *int64 `json:"seed,omitempty"`
+	// EnvelopeFields are the message's transport ids the resend round
+	// renews; empty when there is no resend round.
+	EnvelopeFields []string `json:"envelope_fields,omitempty"`
+	Learned        Learned  `json:"learned"`
+	RoundsTotal    int      `json:"rounds_total"`
+	RoundsFailed   int      `json:"rounds_failed"`
+	Rounds         []Round  `json:"rounds"`
 }
 
 // Learned is what the clean round saw a successful delivery do.
@@ -51,10 +54,13 @@ type Round struct {
 	// EscapedProcesses counts handler processes found running outside the
 	// handler's process group after the round (setsid, daemons); they were
 	// killed.
-	EscapedProcesses int             `json:"escaped_processes"`
-	Attempts         []Attempt       `json:"attempts"`
-	EffectRequests   []EffectRequest `json:"effect_requests"`
-	Effects          []EndpointTally `json:"effects"`
+	EscapedProcesses int `json:"escaped_processes"`
+	// Resent lists, in a resend round, the envelope fields the second
+	// delivery carried with fresh values.
+	Resent         []EnvelopeChange `json:"resent,omitempty"`
+	Attempts       []Attempt        `json:"attempts"`
+	EffectRequests []EffectRequest  `json:"effect_requests"`
+	Effects        []EndpointTally  `json:"effects"`
 	// LocalEffects are the --effect-sql counts after the round.
 	LocalEffects []LocalEffect `json:"local_effects,omitempty"`
 	Checks       []Check       `json:"checks"`

@@ -28,6 +28,9 @@ type roundState struct {
 	// senders maps each effect request to its attempt and its place among
 	// that attempt's requests, for the kills around the K-th request.
 	senders map[*EffectRequest]sentBy
+
+	resend        *delivered // the re-sent message of a resend round
+	resendChanges []EnvelopeChange
 }
 
 // sentBy is the attempt an effect request came from and its index among
@@ -41,6 +44,7 @@ type sentBy struct {
 type attemptRun struct {
 	rec   Attempt
 	armed bool // the round's kill point applies to this attempt
+	msg   delivered
 
 	mu       sync.Mutex
 	killFn   func()
@@ -193,6 +197,23 @@ func (rs *roundState) responded(r *EffectRequest) {
 	}
 }
 
+// deliverAll runs the round's deliveries, N at once in a concurrent round.
+func (rs *roundState) deliverAll(ctx context.Context) {
+	deliveries := 1
+	if rs.kp.Kind == KillConcurrent {
+		deliveries = rs.kp.N
+	}
+	var wg sync.WaitGroup
+	for d := 1; d <= deliveries; d++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rs.deliverUntilAcked(ctx, d)
+		}()
+	}
+	wg.Wait()
+}
+
 // deliverUntilAcked delivers the message and redelivers after a short,
 // doubling backoff until an attempt is acknowledged or the attempts run out.
 func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
@@ -209,7 +230,7 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 		}
 		// The kill stays armed until it lands: an attempt that failed on
 		// its own first (a provider 500, a crash) does not use it up.
-		a := &attemptRun{armed: armable && !rs.killLanded()}
+		a := &attemptRun{armed: armable && !rs.killLanded(), msg: rs.message(delivery)}
 		a.rec.Delivery, a.rec.Index = delivery, i
 		rs.mu.Lock()
 		rs.attempts = append(rs.attempts, a)
@@ -263,7 +284,7 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 	started := time.Now()
 	rs.begin(a)
 	defer rs.end(a, started)
-	stdin, err := os.Open(rs.h.msgFile)
+	stdin, err := os.Open(a.msg.file)
 	if err != nil {
 		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
 		return
@@ -381,7 +402,7 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 		t := time.AfterFunc(rs.kp.Delay, func() { a.fire(rs.kp.String()) })
 		defer t.Stop()
 	}
-	req, _ := http.NewRequestWithContext(actx, http.MethodPost, srv.url, bytes.NewReader(rs.h.cfg.Message))
+	req, _ := http.NewRequestWithContext(actx, http.MethodPost, srv.url, bytes.NewReader(a.msg.body))
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := srv.client.Do(req)
 	if err == nil {

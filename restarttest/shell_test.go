@@ -64,7 +64,7 @@ func TestShellHandlerVerdicts(t *testing.T) {
 	t.Run("randkey", func(t *testing.T) {
 		rep := run(t, shellConfig(t, "randkey.sh"))
 		defer dumpOnFailure(t, rep)
-		want := []string{"none", "request", "response", "after-response", "db-write:1", "concurrent:2"}
+		want := []string{"none", "request", "response", "after-response", "db-write:1", "resend", "concurrent:2"}
 		if got := killPoints(rep); strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Fatalf("rounds %v, want %v", got, want)
 		}
@@ -73,7 +73,7 @@ func TestShellHandlerVerdicts(t *testing.T) {
 				t.Errorf("round %s passed key-stable with a random key", r.KillPoint)
 			}
 		}
-		for _, kp := range []string{"response", "after-response", "db-write:1", "concurrent:2"} {
+		for _, kp := range []string{"response", "after-response", "db-write:1", "resend", "concurrent:2"} {
 			if once := check(roundAt(t, rep, kp), CheckEffectOnce); once.Passed {
 				t.Errorf("round %s: effect-once passed, want duplicated", kp)
 			}

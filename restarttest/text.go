@@ -95,6 +95,7 @@ func (t *textWriter) round(r Round) {
 		}
 	}
 	t.keyLen = shortKeyLen(keys)
+	t.resent(r.Resent)
 	shown := make([]bool, len(r.EffectRequests))
 	concurrent := kp.Kind == KillConcurrent
 	byDelivery := maxDelivery(r) > 1
@@ -164,6 +165,26 @@ func (t *textWriter) request(q EffectRequest) {
 		amount = " amount " + q.Amount
 	}
 	t.line("    %s  %s%s → %s", q.Endpoint, key, amount, res)
+}
+
+// resent says which envelope fields the re-sent delivery renewed.
+func (t *textWriter) resent(changes []EnvelopeChange) {
+	if len(changes) == 0 {
+		return
+	}
+	var parts []string
+	for _, c := range changes {
+		parts = append(parts, fmt.Sprintf("%s %s → %s", c.Path, shortJSON(c.From), shortJSON(c.To)))
+	}
+	t.line("  %s", t.st.Muted.Render("delivery 2 re-sent after delivery 1 was acknowledged, with fresh "+strings.Join(parts, ", ")))
+}
+
+// shortJSON shortens a JSON value for display.
+func shortJSON(v string) string {
+	if r := []rune(v); len(r) > 14 {
+		return string(r[:12]) + "…"
+	}
+	return v
 }
 
 // notApplicableMark marks a check that had nothing to look at: neither ✓

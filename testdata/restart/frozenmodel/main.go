@@ -2,12 +2,17 @@
 // loop: the model is asked once, its extraction is frozen in the intent row
 // (insert … on conflict do nothing, then read back), and the key is derived
 // from the frozen extraction. A redelivery reads the intent instead of
-// asking the model again, so key and payload never drift.
+// asking the model again, so key and payload never drift. The intent is
+// found by the business message (sender and text), not by the transport's
+// message id, so the same message re-sent under a new id is not asked
+// about again either.
 package main
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +28,14 @@ import (
 type message struct {
 	MessageID string `json:"message_id"`
 	Tenant    string `json:"tenant"`
+	From      string `json:"from"`
 	Text      string `json:"text"`
+}
+
+// identity names the business message: who sent what.
+func (m message) identity() string {
+	sum := sha256.Sum256([]byte(m.From + "\x00" + m.Text))
+	return hex.EncodeToString(sum[:])
 }
 
 func main() {
@@ -51,8 +63,8 @@ func main() {
 	case code == http.StatusOK:
 		var out struct{ ID string }
 		_ = json.Unmarshal(body, &out)
-		if _, err := conn.Exec(ctx, `update intents set status = 'done', charge_id = $3, response = $4 where tenant = $1 and message_id = $2`,
-			msg.Tenant, msg.MessageID, out.ID, string(body)); err != nil {
+		if _, err := conn.Exec(ctx, `update intents set status = 'done', charge_id = $3, response = $4 where tenant = $1 and message = $2`,
+			msg.Tenant, msg.identity(), out.ID, string(body)); err != nil {
 			fail(75, "database: %v", err)
 		}
 	case code == http.StatusConflict || code >= 500:
@@ -63,8 +75,8 @@ func main() {
 }
 
 func readIntent(ctx context.Context, conn *pgx.Conn, msg message) (extraction, key, status string) {
-	err := conn.QueryRow(ctx, `select extraction, idem_key, status from intents where tenant = $1 and message_id = $2`,
-		msg.Tenant, msg.MessageID).Scan(&extraction, &key, &status)
+	err := conn.QueryRow(ctx, `select extraction, idem_key, status from intents where tenant = $1 and message = $2`,
+		msg.Tenant, msg.identity()).Scan(&extraction, &key, &status)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		fail(75, "database: %v", err)
 	}
@@ -79,8 +91,8 @@ func freezeIntent(ctx context.Context, conn *pgx.Conn, msg message, extraction s
 	if err != nil {
 		fail(1, "derive: %v", err)
 	}
-	if _, err := conn.Exec(ctx, `insert into intents (tenant, message_id, extraction, idem_key) values ($1, $2, $3, $4)
-		on conflict (tenant, message_id) do nothing`, msg.Tenant, msg.MessageID, extraction, res.Key); err != nil {
+	if _, err := conn.Exec(ctx, `insert into intents (tenant, message, message_id, extraction, idem_key) values ($1, $2, $3, $4, $5)
+		on conflict (tenant, message) do nothing`, msg.Tenant, msg.identity(), msg.MessageID, extraction, res.Key); err != nil {
 		fail(75, "database: %v", err)
 	}
 }

@@ -68,13 +68,16 @@ func freezeIntent(ctx context.Context, conn *pgx.Conn, secret []byte, msg messag
 	if err != nil {
 		fail(1, "derive: %v", err)
 	}
+	// A redelivery finds its intent by message id; the same payment re-sent
+	// under a new message id finds it by the key derived from the payment.
 	if _, err := conn.Exec(ctx, `insert into intents (tenant, message_id, action, payload, idem_key) values ($1, $2, $3, $4, $5)
-		on conflict (tenant, message_id) do nothing`, msg.Tenant, msg.MessageID, action, string(msg.Payment), res.Key); err != nil {
+		on conflict do nothing`, msg.Tenant, msg.MessageID, action, string(msg.Payment), res.Key); err != nil {
 		fail(75, "database: %v", err)
 	}
 	var payload, key string
-	if err := conn.QueryRow(ctx, `select payload, idem_key from intents where tenant = $1 and message_id = $2`,
-		msg.Tenant, msg.MessageID).Scan(&payload, &key); err != nil {
+	if err := conn.QueryRow(ctx, `select payload, idem_key from intents where tenant = $1 and (message_id = $2 or idem_key = $3)
+		order by message_id = $2 desc limit 1`,
+		msg.Tenant, msg.MessageID, res.Key).Scan(&payload, &key); err != nil {
 		fail(75, "database: %v", err)
 	}
 	return payload, key

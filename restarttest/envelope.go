@@ -1,0 +1,247 @@
+package restarttest
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// DefaultEnvelopeFields are the top-level fields taken for the transport's
+// identity of a message when --envelope-field names none: a re-sent message
+// carries fresh values there and the same business content everywhere else.
+var DefaultEnvelopeFields = []string{"message_id", "messageId", "MessageId", "event_id", "eventId", "id"}
+
+// EnvelopeChange is one envelope field of a re-sent message: its value in
+// the original and the fresh value the resend round delivered.
+type EnvelopeChange struct {
+	Path string `json:"path"`
+	From string `json:"from"` // JSON text of the original value
+	To   string `json:"to"`   // JSON text of the fresh value
+}
+
+// envelopeSpan is where one envelope field's value sits in the message.
+type envelopeSpan struct {
+	path       string
+	start, end int // byte offsets of the value's JSON text
+}
+
+// findEnvelope locates the envelope fields of msg: the given paths (each
+// must be present, as a string or a number), or else those of
+// DefaultEnvelopeFields that are present. A message that is not a JSON
+// object has no envelope.
+func findEnvelope(msg []byte, paths []string) ([]envelopeSpan, error) {
+	explicit := len(paths) > 0
+	if !explicit {
+		paths = DefaultEnvelopeFields
+	}
+	want := map[string]string{} // normalized path → as given
+	for _, p := range paths {
+		norm, err := normalizePath(p)
+		if err != nil {
+			return nil, err
+		}
+		want[norm] = p
+	}
+	found, err := scalarSpans(msg, want)
+	if err != nil {
+		if explicit {
+			return nil, fmt.Errorf("--envelope-field: the message is not JSON (%v): a re-sent message needs a JSON message", err)
+		}
+		return nil, nil
+	}
+	var out []envelopeSpan
+	for _, p := range paths {
+		norm, _ := normalizePath(p)
+		s, ok := found[norm]
+		if !ok {
+			if explicit {
+				return nil, fmt.Errorf("--envelope-field %q: not in the message as a string or number", p)
+			}
+			continue
+		}
+		s.path = p
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// normalizePath turns "$.a.b[0].c", "a.b.0.c" and "a.b[0].c" into one
+// spelling: segments joined by ".", array indices as numbers.
+func normalizePath(p string) (string, error) {
+	p = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(p), "$"), ".")
+	p = strings.ReplaceAll(strings.ReplaceAll(p, "[", "."), "]", "")
+	segs := strings.Split(p, ".")
+	if p == "" || slices.Contains(segs, "") {
+		return "", fmt.Errorf("bad --envelope-field %q: want a JSON path such as message_id or meta.event_id or entry[0].id", p)
+	}
+	return strings.Join(segs, "."), nil
+}
+
+// pathFrame is one open object or array while scanning a message.
+type pathFrame struct {
+	array   bool
+	key     string // object: the key of the value being read
+	index   int    // array: index of the value being read
+	wantKey bool   // object: the next token is a key
+}
+
+// scalarSpans walks the JSON tokens of msg and returns where the string
+// and number values at the wanted paths are.
+func scalarSpans(msg []byte, want map[string]string) (map[string]envelopeSpan, error) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	dec.UseNumber()
+	found := map[string]envelopeSpan{}
+	var stack []pathFrame
+	for {
+		before := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(stack) == 0 {
+			if d, ok := tok.(json.Delim); !ok || d != '{' {
+				return nil, errors.New("not a JSON object")
+			}
+		}
+		top := len(stack) - 1
+		if top >= 0 && !stack[top].array && stack[top].wantKey {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = endValue(stack[:top])
+				continue
+			}
+			stack[top].key, stack[top].wantKey = tok.(string), false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, pathFrame{wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, pathFrame{array: true})
+			continue
+		case json.Delim(']'):
+			stack = endValue(stack[:top])
+			continue
+		}
+		switch tok.(type) {
+		case string, json.Number:
+			if _, ok := want[pathOf(stack)]; ok {
+				start := int(before) + skipSeparators(msg[before:])
+				found[pathOf(stack)] = envelopeSpan{start: start, end: int(dec.InputOffset())}
+			}
+		}
+		stack = endValue(stack)
+	}
+	return found, nil
+}
+
+// endValue moves the innermost container past the value just read.
+func endValue(stack []pathFrame) []pathFrame {
+	if top := len(stack) - 1; top >= 0 {
+		if stack[top].array {
+			stack[top].index++
+		} else {
+			stack[top].wantKey = true
+		}
+	}
+	return stack
+}
+
+func pathOf(stack []pathFrame) string {
+	segs := make([]string, len(stack))
+	for i, f := range stack {
+		if f.array {
+			segs[i] = strconv.Itoa(f.index)
+		} else {
+			segs[i] = f.key
+		}
+	}
+	return strings.Join(segs, ".")
+}
+
+func skipSeparators(b []byte) int {
+	i := 0
+	for i < len(b) && strings.IndexByte(" \t\r\n:,", b[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// resent returns msg with each envelope value replaced by a fresh one of
+// the same shape, every other byte unchanged.
+func resent(msg []byte, spans []envelopeSpan) ([]byte, []EnvelopeChange) {
+	ordered := slices.Clone(spans)
+	slices.SortFunc(ordered, func(a, b envelopeSpan) int { return a.start - b.start })
+	var out bytes.Buffer
+	var changes []EnvelopeChange
+	last := 0
+	for _, s := range ordered {
+		from := msg[s.start:s.end]
+		to := freshValue(from)
+		out.Write(msg[last:s.start])
+		out.Write(to)
+		last = s.end
+		changes = append(changes, EnvelopeChange{Path: s.path, From: string(from), To: string(to)})
+	}
+	out.Write(msg[last:])
+	return out.Bytes(), changes
+}
+
+// freshValue draws a new value shaped like the JSON text old: a string
+// keeps its length and character classes (a UUID stays a UUID), a number
+// stays an integer.
+func freshValue(old []byte) []byte {
+	var s string
+	if err := json.Unmarshal(old, &s); err != nil {
+		n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000_000))
+		return []byte(strconv.FormatInt(n.Int64()+1_000_000_000, 10))
+	}
+	if strings.IndexFunc(s, isAlnum) < 0 {
+		b, _ := json.Marshal(s + randomHex(8))
+		return b
+	}
+	for {
+		fresh := []rune(s)
+		for i, r := range fresh {
+			switch {
+			case r >= '0' && r <= '9':
+				fresh[i] = randomRune("0123456789")
+			case r >= 'a' && r <= 'f' && isHexish(s):
+				fresh[i] = randomRune("0123456789abcdef")
+			case r >= 'a' && r <= 'z':
+				fresh[i] = randomRune("abcdefghijklmnopqrstuvwxyz")
+			case r >= 'A' && r <= 'Z':
+				fresh[i] = randomRune("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+			}
+		}
+		if string(fresh) != s {
+			b, _ := json.Marshal(string(fresh))
+			return b
+		}
+	}
+}
+
+// isHexish reports whether s looks hexadecimal (a UUID, a hex digest), so
+// its letters are redrawn from a-f.
+func isHexish(s string) bool {
+	return strings.Trim(strings.ToLower(s), "0123456789abcdef-") == ""
+}
+
+func randomRune(alphabet string) rune {
+	n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
+	return rune(alphabet[n.Int64()])
+}
+
+func isAlnum(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}

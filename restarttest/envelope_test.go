@@ -1,0 +1,70 @@
+package restarttest
+
+import (
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestFindEnvelopeDefaultsAndPaths(t *testing.T) {
+	msg := []byte(`{"id": 42, "meta": {"event_id": "evt_1", "list": [{"id": "a"}, {"id": "b-1"}]}, "message_id":"wamid.HBg1",
+  "payment": {"id": "not-top-level", "valor": "150.00"}}`)
+	spans, err := findEnvelope(msg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range spans {
+		got = append(got, s.path+"="+string(msg[s.start:s.end]))
+	}
+	if want := []string{`message_id="wamid.HBg1"`, `id=42`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("default envelope %v, want %v", got, want)
+	}
+	spans, err = findEnvelope(msg, []string{"$.meta.event_id", "meta.list[1].id"})
+	if err != nil || len(spans) != 2 || string(msg[spans[1].start:spans[1].end]) != `"b-1"` {
+		t.Fatalf("explicit paths: %v %v", spans, err)
+	}
+	out, changes := resent(msg, spans)
+	var before, after map[string]any
+	if err := json.Unmarshal(msg, &before); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out, &after); err != nil {
+		t.Fatalf("re-sent message is not JSON: %v\n%s", err, out)
+	}
+	meta := after["meta"].(map[string]any)
+	if meta["event_id"] == "evt_1" || !regexp.MustCompile(`^[a-z]{3}_\d$`).MatchString(meta["event_id"].(string)) {
+		t.Errorf("event_id %v: want a fresh value of the same shape", meta["event_id"])
+	}
+	if len(changes) != 2 || changes[0].Path != "$.meta.event_id" || changes[0].From != `"evt_1"` {
+		t.Errorf("changes %+v", changes)
+	}
+	// Everything else is byte for byte the same.
+	if !strings.Contains(string(out), `"payment": {"id": "not-top-level", "valor": "150.00"}}`) || !strings.HasPrefix(string(out), `{"id": 42, "meta": {"event_id": "`) {
+		t.Errorf("re-sent message changed more than the envelope:\n%s", out)
+	}
+	for _, bad := range [][]string{{"nope"}, {"payment"}, {"a..b"}} {
+		if _, err := findEnvelope(msg, bad); err == nil {
+			t.Errorf("findEnvelope(%v) accepted", bad)
+		}
+	}
+	if spans, err := findEnvelope([]byte("not json"), nil); err != nil || len(spans) != 0 {
+		t.Errorf("plain text message: %v %v, want no envelope", spans, err)
+	}
+}
+
+func TestFreshValueKeepsTheShape(t *testing.T) {
+	uuid := `"3f2b8c1e-9d4a-4e2f-8b1a-0c9d8e7f6a5b"`
+	got := string(freshValue([]byte(uuid)))
+	if got == uuid || !regexp.MustCompile(`^"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"$`).MatchString(got) {
+		t.Errorf("fresh UUID %s", got)
+	}
+	if got := string(freshValue([]byte(`"--"`))); got == `"--"` {
+		t.Errorf("fresh value of a value without letters or digits: %s", got)
+	}
+	if got := string(freshValue([]byte(`17`))); got == "17" {
+		t.Errorf("fresh number %s", got)
+	}
+}

@@ -1,0 +1,102 @@
+package restarttest
+
+import (
+	"context"
+	"errors"
+	"os"
+)
+
+// The resend round: the publisher sends the same business message again
+// (its own retry, a user pressing again, a webhook replayed by the sender)
+// after the first was acknowledged, under fresh transport ids. A key taken
+// from the transport's message id gives the same action a second key.
+
+// resendApplies is the hook that decides whether the run has a resend
+// round: only when the message has an envelope field to renew. When the
+// client owns the operation's identity (an HTTP API tested with a client
+// key, issue 12's --client-key) a re-send under a new key is a new
+// operation by contract: that mode must return false here.
+func (h *harness) resendApplies() bool {
+	return len(h.envelope) > 0
+}
+
+// checkResendPlan refuses an explicit resend round that has nothing to
+// renew.
+func (h *harness) checkResendPlan() error {
+	for _, k := range h.cfg.KillPoints {
+		if k.Kind == KillResend && !h.resendApplies() {
+			return errors.New("--kill-at resend: the message has no envelope field to renew (message_id, messageId, MessageId, event_id, eventId or id at the top level); name one with --envelope-field PATH")
+		}
+	}
+	return nil
+}
+
+// delivered is the message one delivery of a round sends.
+type delivered struct {
+	body []byte
+	file string // the same bytes in a file, for the handler's stdin
+}
+
+// prepareResend makes the re-sent message of a resend round.
+func (rs *roundState) prepareResend() error {
+	body, changes := resent(rs.h.cfg.Message, rs.h.envelope)
+	file, err := writeMessageFile(body)
+	if err != nil {
+		return err
+	}
+	rs.resend = &delivered{body: body, file: file}
+	rs.resendChanges = changes
+	return nil
+}
+
+// message is what delivery d of the round sends: the re-sent message for
+// the second delivery of a resend round, the original otherwise.
+func (rs *roundState) message(d int) delivered {
+	if rs.resend != nil && d == 2 {
+		return *rs.resend
+	}
+	return delivered{body: rs.h.cfg.Message, file: rs.h.msgFile}
+}
+
+func (rs *roundState) cleanupResend() {
+	if rs.resend != nil {
+		os.Remove(rs.resend.file)
+	}
+}
+
+// deliverResend delivers the original until acknowledged, then the re-sent
+// message until acknowledged.
+func (rs *roundState) deliverResend(ctx context.Context) {
+	rs.deliverUntilAcked(ctx, 1)
+	if rs.deliveryAcked(1) && ctx.Err() == nil {
+		rs.deliverUntilAcked(ctx, 2)
+	}
+}
+
+func (rs *roundState) deliveryAcked(d int) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, a := range rs.attempts {
+		if a.rec.Delivery == d && a.rec.Acked() {
+			return true
+		}
+	}
+	return false
+}
+
+// writeMessageFile stores a message for the handlers' stdin.
+func writeMessageFile(body []byte) (string, error) {
+	f, err := os.CreateTemp("", "idemcheck-message-")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(body)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
