@@ -29,6 +29,7 @@ type RestartTestOptions struct {
 	SetupFile        string
 	ModelRepliesFile string
 	EffectSQL        []string
+	EnvelopeFields   []string
 	KillAt           []string
 	Rounds           int
 	Seed             int64
@@ -66,10 +67,19 @@ IDEMPOTENCY_HMAC_KEY (a test secret).
 
 Kill points: request[:K], response[:K], after-response[:K] (around the K-th
 effect request of an attempt; bare means K=1), db-write:N, time:DURATION,
-concurrent:N, random (with --rounds and --seed), none. Without --kill-at: a
-clean round, then request:K, response:K, after-response:K for every effect
-request and db-write:N for every write the clean round made, and
-concurrent:2.
+concurrent:N, resend, random (with --rounds and --seed), none. Without
+--kill-at: a clean round, then request:K, response:K, after-response:K for
+every effect request and db-write:N for every write the clean round made,
+resend when the message has an envelope field, and concurrent:2.
+
+resend delivers the same message again after it was acknowledged, with its
+envelope fields (--envelope-field) replaced by fresh values: a key that
+follows the transport's message id charges twice there.
+
+--effect-sql QUERY counts an effect in the handler's own tables (an order
+row) after every round; each round must count what the clean round counted.
+Without an effect request and without --effect-sql there is nothing to judge
+(exit 2).
 
 Without --dsn, DATABASE_URL or PG* variables, a throwaway PostgreSQL is started
 from the installed server binaries.
@@ -96,6 +106,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.StringVar(&opts.SetupFile, "setup", "", "SQL file applied inside the fresh schema every round")
 	f.StringVar(&opts.ModelRepliesFile, "model-replies", "", "file of fake model replies, one per line, cycling (enables MODEL_URL)")
 	f.StringArrayVar(&opts.KillAt, "kill-at", nil, "kill point of a round, repeatable (default: the learned plan)")
+	f.StringArrayVar(&opts.EnvelopeFields, "envelope-field", nil, "JSON path of a transport id in the message that the resend round renews, repeatable (default: top-level message_id, messageId, MessageId, event_id, eventId, id)")
 	f.StringArrayVar(&opts.EffectSQL, "effect-sql", nil, "query returning one integer that counts an effect in the handler's own tables, run in the round's schema after each round; must equal the clean round's count (repeatable)")
 	f.IntVar(&opts.Rounds, "rounds", 5, "number of random rounds with --kill-at random")
 	f.Int64Var(&opts.Seed, "seed", 0, "seed of --kill-at random (default: from the clock, printed)")
@@ -213,16 +224,17 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		return cfg, UsageErrorf("--message: %s is empty: nothing to deliver", messageName(opts.MessageFile))
 	}
 	cfg = restarttest.Config{
-		Handler:     opts.Handler,
-		DeliverURL:  opts.Deliver,
-		Message:     msg,
-		EffectSQL:   opts.EffectSQL,
-		Rounds:      opts.Rounds,
-		Seed:        opts.Seed,
-		MaxAttempts: opts.MaxAttempts,
-		Timeout:     opts.Timeout,
-		Backoff:     opts.Backoff,
-		Keep:        opts.Keep,
+		Handler:        opts.Handler,
+		DeliverURL:     opts.Deliver,
+		Message:        msg,
+		EffectSQL:      opts.EffectSQL,
+		EnvelopeFields: opts.EnvelopeFields,
+		Rounds:         opts.Rounds,
+		Seed:           opts.Seed,
+		MaxAttempts:    opts.MaxAttempts,
+		Timeout:        opts.Timeout,
+		Backoff:        opts.Backoff,
+		Keep:           opts.Keep,
 	}
 	if opts.Backoff == 0 {
 		cfg.Backoff = time.Millisecond
