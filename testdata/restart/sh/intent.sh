@@ -14,9 +14,11 @@ on conflict (message_id) do nothing;
 select key from intents where message_id = (:'msg'::jsonb)->>'message_id';
 SQL
 )
-status=$($psql -c "select status from intents where key = '$key'")
+# The same payment re-sent under a new message id has its own row and the
+# same key: any row of the key that is done means the payment is done.
+status=$($psql -c "select status from intents where key = '$key' order by status = 'done' desc limit 1")
 [ "$status" = done ] && exit 0
-payload=$($psql -c "select payload from intents where key = '$key'")
+payload=$($psql -c "select payload from intents where key = '$key' limit 1")
 
 resp=$(curl -sS -f -X POST -H "Idempotency-Key: $key" -H 'Content-Type: application/json' \
   --data "$payload" "$PROVIDER_URL/v1/charges")
