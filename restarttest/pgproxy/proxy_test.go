@@ -453,4 +453,3 @@ func TestUpstreamErrorReachesTheClient(t *testing.T) {
 		t.Fatalf("err = %v, want invalid_catalog_name", err)
 	}
 }
-

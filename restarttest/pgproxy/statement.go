@@ -9,14 +9,14 @@ import (
 type Kind int
 
 const (
-	KindOther      Kind = iota // reads, SET, SHOW, DO, CALL, …: not known to write
-	KindWrite                  // INSERT, UPDATE, DELETE, MERGE, TRUNCATE, COPY FROM, data-modifying WITH, SELECT INTO
-	KindDDL                    // CREATE, ALTER, DROP, COMMENT, GRANT, REVOKE, …
-	KindBegin                  // BEGIN, START TRANSACTION
-	KindCommit                 // COMMIT, END
-	KindRollback               // ROLLBACK, ABORT (the whole transaction)
-	KindRollbackTo             // ROLLBACK TO SAVEPOINT
-	KindPrepareTransaction     // PREPARE TRANSACTION: the writes are not committed yet
+	KindOther              Kind = iota // reads, SET, SHOW, DO, CALL, …: not known to write
+	KindWrite                          // INSERT, UPDATE, DELETE, MERGE, TRUNCATE, COPY FROM, data-modifying WITH, SELECT INTO
+	KindDDL                            // CREATE, ALTER, DROP, COMMENT, GRANT, REVOKE, …
+	KindBegin                          // BEGIN, START TRANSACTION
+	KindCommit                         // COMMIT, END
+	KindRollback                       // ROLLBACK, ABORT (the whole transaction)
+	KindRollbackTo                     // ROLLBACK TO SAVEPOINT
+	KindPrepareTransaction             // PREPARE TRANSACTION: the writes are not committed yet
 )
 
 func (k Kind) String() string {
@@ -175,7 +175,7 @@ func hasWord(toks []token, w string) bool {
 }
 
 // lex calls emit for every token of sql with its byte offset. It knows
-// the quoting rules that hide semicolons and keywords: '…' (with '' and,
+// the quoting rules that hide semicolons and keywords: '…' (with ” and,
 // after E, backslash escapes), "…", $tag$…$tag$, -- and nested /* */.
 func lex(sql string, emit func(token, int)) {
 	depth := 0
@@ -289,9 +289,11 @@ func skipDollarQuoted(sql string, i int) (int, bool) {
 	return j + 1 + end + len(tag), true
 }
 
-func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
-func isWordStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 }
-func isWordPart(c byte) bool  { return isWordStart(c) || isDigit(c) || c == '$' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isWordStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+func isWordPart(c byte) bool { return isWordStart(c) || isDigit(c) || c == '$' }
 
 // TagWrites reports whether a CommandComplete tag says the statement wrote:
 // INSERT/UPDATE/DELETE/MERGE of at least one row, COPY into a table (copyIn:
