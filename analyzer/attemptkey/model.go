@@ -14,7 +14,8 @@ import (
 const (
 	kindRandom     = "random per attempt"
 	kindClock      = "clock reading, differs per attempt"
-	kindIdentity   = "transport identity, new per delivery"
+	kindIdentity   = "transport message id, changes when the message is re-sent"
+	kindRequest    = "request identity, new per request"
 	kindAttempt    = "attempt counter, changes per retry"
 	kindModel      = "model output, differs per call"
 	kindConfigured = "configured as per-attempt"
@@ -273,7 +274,7 @@ func isBarrier(c callee) bool {
 	case hasPathPrefix(c.pkg, "github.com/jackc/pgx"):
 		return strings.HasPrefix(n, "Collect") || strings.HasPrefix(n, "RowTo") || n == "ForEachRow" || n == "Values" || n == "RawValues"
 	case hasPathPrefix(c.pkg, "github.com/jmoiron/sqlx") || hasPathPrefix(c.pkg, "github.com/georgysavva/scany"):
-		return n == "Get" || n == "Select" || n == "GetContext" || n == "SelectContext" || n == "QueryRowx" && false
+		return n == "Get" || n == "Select" || n == "GetContext" || n == "SelectContext"
 	case c.pkg == "database/sql" && c.recv == "Row":
 		return n == "Scan"
 	}
@@ -295,8 +296,11 @@ func identityKind(name string) string {
 		return ""
 	}
 	n := keyname.Normalize(name)
-	if strings.Contains(n, "attempt") || strings.Contains(n, "retr") || strings.Contains(n, "redeliver") || strings.Contains(n, "count") {
+	switch {
+	case strings.Contains(n, "attempt") || strings.Contains(n, "retr") || strings.Contains(n, "redeliver") || strings.Contains(n, "count"):
 		return kindAttempt
+	case strings.Contains(n, "request") || strings.Contains(n, "reqid") || strings.Contains(n, "trace") || strings.Contains(n, "span"):
+		return kindRequest
 	}
 	return kindIdentity
 }
@@ -315,7 +319,7 @@ func isHeaderGetter(name string) bool {
 // hash writes, builders and buffers.
 func writerMethod(name string) bool {
 	switch name {
-	case "Write", "WriteString", "WriteByte", "WriteRune", "WriteTo", "Add", "Set", "Append", "Encode", "Reset" + "_":
+	case "Write", "WriteString", "WriteByte", "WriteRune", "WriteTo", "Add", "Set", "Append", "Encode":
 		return true
 	}
 	return false

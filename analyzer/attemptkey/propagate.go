@@ -138,7 +138,7 @@ func (e *engine) identityLabel(instr ssa.Instruction) *label {
 // it is what counts (requestID := deriveKey(o) holds a stable key, and a
 // traceID scanned from the intent row is read back).
 func (e *engine) nameTellsOrigin(ref *ssa.DebugRef, v *types.Var) bool {
-	if identityKind(v.Name()) != kindIdentity {
+	if k := identityKind(v.Name()); k != kindIdentity && k != kindRequest {
 		return true
 	}
 	return e.fromParam(ref.X, 0)

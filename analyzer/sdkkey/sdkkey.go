@@ -231,8 +231,7 @@ const (
 // origin classifies the params argument.
 func (c *checker) origin(arg ast.Expr) (originKind, int) {
 	info := c.pass.TypesInfo
-	if id, ok := arg.(*ast.Ident); ok && info.Types[arg].IsNil() {
-		_ = id
+	if info.Types[arg].IsNil() {
 		return unkeyed, 0
 	}
 	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {

@@ -54,7 +54,7 @@ func resty(r *restyRequest) {
 }
 
 func chiRequestID(ctx context.Context, req *http.Request) {
-	req.Header.Set("Idempotency-Key", "pay-"+middleware.GetReqID(ctx)) // want `built from middleware\.GetReqID \(transport identity, new per delivery\)`
+	req.Header.Set("Idempotency-Key", "pay-"+middleware.GetReqID(ctx)) // want `built from middleware\.GetReqID \(request identity, new per request\)`
 }
 
 func otelTraceID(ctx context.Context, req *http.Request) {
