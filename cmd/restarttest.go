@@ -63,11 +63,12 @@ the message on stdin; exit 0 acknowledges it. With --deliver it is a server:
 idemcheck waits for the port, POSTs the message, and a 2xx acknowledges it.
 It gets DATABASE_URL (search_path set to a fresh schema), PGHOST PGPORT PGUSER
 PGDATABASE PGOPTIONS, PROVIDER_URL, MODEL_URL (with --model-replies) and
-IDEMPOTENCY_HMAC_KEY (a test secret).
+IDEMPOTENCY_HMAC_KEY (a test secret). The database variables name a proxy on
+loopback (plaintext) that relays to the database and sees every commit.
 
 Kill points: request[:K], response[:K], after-response[:K] (around the K-th
-effect request of an attempt; bare means K=1), db-write:N, time:DURATION,
-concurrent:N, resend, random (with --rounds and --seed), none. Without
+effect request of an attempt; bare means K=1), db-write:N, db-commit-lost:N,
+time:DURATION, concurrent:N, resend, random (with --rounds and --seed), none. Without
 --kill-at: a clean round, then request:K, response:K, after-response:K for
 every effect request and db-write:N for every write the clean round made,
 resend when the message has an envelope field, and concurrent:2.
@@ -155,6 +156,7 @@ func restartTestRun(opts *RestartTestOptions) error {
 	cfg.Progress = func(round, total int, label string) {
 		progress.show(fmt.Sprintf("round %d/%d: %s…", round, total, label))
 	}
+	cfg.Notice = func(msg string) { fmt.Fprintln(opts.IO.ErrOut, "note: "+msg) }
 	rep, err := restarttest.Run(ctx, cfg)
 	progress.clear()
 	if err != nil {

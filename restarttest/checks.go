@@ -276,6 +276,10 @@ func allPassed(cs []Check) bool {
 
 // describeOutcome says how an attempt ended, in a few words.
 func describeOutcome(a Attempt) string {
+	if at := a.FaultAt; at != "" {
+		a.FaultAt = ""
+		return "commit reply dropped at " + at + ", then " + describeOutcome(a)
+	}
 	switch a.Outcome {
 	case OutcomeAcked:
 		if a.HTTPStatus != 0 {

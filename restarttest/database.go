@@ -11,7 +11,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -62,17 +61,17 @@ func isLoopbackHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// database owns the run's schema: it recreates it per round, applies the
-// setup SQL, installs the write-notify triggers and listens for them.
+// database owns the run's schema: it recreates it per round and applies
+// the setup SQL. The handler reaches it through the run's proxy, which
+// counts its writes.
 type database struct {
 	dsn    string
 	cfg    *pgconn.Config
 	schema string
 	admin  *pgx.Conn
-	listen *listener
 }
 
-func openDatabase(ctx context.Context, dsn string, onWrite func(pid uint32)) (*database, error) {
+func openDatabase(ctx context.Context, dsn string) (*database, error) {
 	cfg, err := pgconn.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("bad DSN: %w", err)
@@ -81,19 +80,11 @@ func openDatabase(ctx context.Context, dsn string, onWrite func(pid uint32)) (*d
 	if err != nil {
 		return nil, fmt.Errorf("database unreachable: %w", err)
 	}
-	db := &database{dsn: dsn, cfg: cfg, schema: "idemcheck_rt_" + randomHex(5), admin: admin}
-	l, err := startListener(ctx, dsn, db.schema, onWrite)
-	if err != nil {
-		admin.Close(ctx)
-		return nil, fmt.Errorf("database unreachable: %w", err)
-	}
-	db.listen = l
-	return db, nil
+	return &database{dsn: dsn, cfg: cfg, schema: "idemcheck_rt_" + randomHex(5), admin: admin}, nil
 }
 
-// resetSchema drops and recreates the schema, applies setup inside it and
-// installs a write trigger on every table the setup created, all in one
-// transaction (one commit per round keeps the harness cheap).
+// resetSchema drops and recreates the schema and applies setup inside it,
+// all in one transaction (one commit per round keeps the harness cheap).
 func (db *database) resetSchema(ctx context.Context, setup string) error {
 	db.terminateLockHolders(ctx)
 	tx, err := db.admin.Begin(ctx)
@@ -116,34 +107,7 @@ func (db *database) resetSchema(ctx context.Context, setup string) error {
 			return fmt.Errorf("setup SQL: %w", err)
 		}
 	}
-	if _, err := tx.Conn().PgConn().Exec(ctx, triggerSQL(db.schema)).ReadAll(); err != nil {
-		return fmt.Errorf("install write triggers: %w", err)
-	}
 	return tx.Commit(ctx)
-}
-
-// triggerSQL installs, on every table of the schema, a row trigger that
-// sends NOTIFY on commit. PostgreSQL folds identical notifications of one
-// transaction into one, so each committed writing transaction is one write.
-func triggerSQL(schema string) string {
-	q := pgx.Identifier{schema}.Sanitize()
-	lit := "'" + schema + "'"
-	return `
-create function ` + q + `.idemcheck_notify_write() returns trigger language plpgsql as $f$
-begin
-  perform pg_notify(` + lit + `, txid_current()::text);
-  return null;
-end $f$;
-do $d$
-declare t record;
-begin
-  for t in
-    select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = ` + lit + ` and c.relkind in ('r', 'p') and not c.relispartition
-  loop
-    execute format('create trigger idemcheck_write after insert or update or delete on %I.%I for each row execute function %I.idemcheck_notify_write()', ` + lit + `, t.relname, ` + lit + `);
-  end loop;
-end $d$`
 }
 
 // terminateLockHolders ends the connections that still hold locks in the
@@ -173,14 +137,14 @@ func (db *database) close(ctx context.Context, keep bool) error {
 	if !keep {
 		err = db.dropSchema(ctx)
 	}
-	db.listen.close()
 	db.admin.Close(ctx)
 	return err
 }
 
 // handlerEnv is the database part of the handler's environment: DATABASE_URL
-// with search_path set to the schema, and the matching PG* variables.
-func (db *database) handlerEnv() []string {
+// with search_path set to the schema, and the matching PG* variables, all
+// naming the run's proxy (plaintext on loopback) instead of the server.
+func (db *database) handlerEnv(proxy *net.TCPAddr) []string {
 	cfg := db.cfg
 	opts := "-csearch_path=" + db.schema
 	if own := strings.TrimSpace(cfg.RuntimeParams["options"]); own != "" {
@@ -195,27 +159,16 @@ func (db *database) handlerEnv() []string {
 		u.User = url.User(cfg.User)
 	}
 	q := url.Values{}
-	port := strconv.Itoa(int(cfg.Port))
-	if strings.HasPrefix(cfg.Host, "/") {
-		q.Set("host", cfg.Host)
-		q.Set("port", port)
-	} else {
-		u.Host = net.JoinHostPort(cfg.Host, port)
-	}
+	host, port := proxy.IP.String(), strconv.Itoa(proxy.Port)
+	u.Host = net.JoinHostPort(host, port)
 	sslmode := "disable"
-	if cfg.TLSConfig != nil {
-		sslmode = "prefer"
-		if len(cfg.Fallbacks) == 0 {
-			sslmode = "require"
-		}
-	}
 	q.Set("sslmode", sslmode)
 	q.Set("options", opts)
 	// libpq decodes %20 but not '+' in a URL; Encode escapes a real '+'.
 	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	env := []string{
 		"DATABASE_URL=" + u.String(),
-		"PGHOST=" + cfg.Host,
+		"PGHOST=" + host,
 		"PGPORT=" + port,
 		"PGUSER=" + cfg.User,
 		"PGDATABASE=" + cfg.Database,
@@ -226,118 +179,6 @@ func (db *database) handlerEnv() []string {
 		env = append(env, "PGPASSWORD="+cfg.Password)
 	}
 	return env
-}
-
-// listener receives the write notifications on its own connection. Sync
-// makes sure every write committed before the call has been seen, which
-// lets the provider hold an effect request until a pending db-write kill
-// has landed.
-type listener struct {
-	conn    *pgconn.PgConn
-	syncReq chan chan struct{}
-	stop    context.CancelFunc
-	done    chan struct{}
-
-	mu         sync.Mutex
-	cancelWait context.CancelFunc
-	err        error
-}
-
-func startListener(ctx context.Context, dsn, channel string, onWrite func(pid uint32)) (*listener, error) {
-	cfg, err := pgconn.ParseConfig(dsn)
-	if err != nil {
-		return nil, err
-	}
-	cfg.OnNotification = func(_ *pgconn.PgConn, n *pgconn.Notification) {
-		if n.Channel == channel {
-			onWrite(n.PID)
-		}
-	}
-	conn, err := pgconn.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := conn.Exec(ctx, "listen "+pgx.Identifier{channel}.Sanitize()).ReadAll(); err != nil {
-		conn.Close(ctx)
-		return nil, err
-	}
-	loopCtx, stop := context.WithCancel(context.Background())
-	l := &listener{conn: conn, syncReq: make(chan chan struct{}, 16), stop: stop, done: make(chan struct{})}
-	go l.loop(loopCtx)
-	return l, nil
-}
-
-func (l *listener) loop(ctx context.Context) {
-	defer close(l.done)
-	for ctx.Err() == nil {
-		waitCtx, cancel := context.WithCancel(ctx)
-		l.mu.Lock()
-		l.cancelWait = cancel
-		l.mu.Unlock()
-		select {
-		case done := <-l.syncReq:
-			cancel()
-			// Notifications committed before this query are delivered
-			// before its result.
-			_, err := l.conn.Exec(ctx, "select 1").ReadAll()
-			close(done)
-			if err != nil && ctx.Err() == nil {
-				l.fail(err)
-				return
-			}
-			continue
-		default:
-		}
-		err := l.conn.WaitForNotification(waitCtx)
-		cancel()
-		if err != nil && waitCtx.Err() == nil && ctx.Err() == nil {
-			l.fail(err)
-			return
-		}
-	}
-}
-
-func (l *listener) fail(err error) {
-	l.mu.Lock()
-	l.err = err
-	l.mu.Unlock()
-	// Release anyone waiting in Sync.
-	for {
-		select {
-		case done := <-l.syncReq:
-			close(done)
-		default:
-			return
-		}
-	}
-}
-
-// Sync returns once every notification committed before the call has been
-// handled.
-func (l *listener) Sync(ctx context.Context) {
-	select {
-	case <-l.done:
-		return
-	default:
-	}
-	done := make(chan struct{})
-	l.syncReq <- done
-	l.mu.Lock()
-	if l.cancelWait != nil {
-		l.cancelWait()
-	}
-	l.mu.Unlock()
-	select {
-	case <-done:
-	case <-l.done:
-	case <-ctx.Done():
-	}
-}
-
-func (l *listener) close() {
-	l.stop()
-	<-l.done
-	l.conn.Close(context.Background())
 }
 
 func randomHex(n int) string {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/idemcheck/idemcheck/restarttest/pgproxy"
 )
 
 // Config describes one restart-test run.
@@ -42,6 +44,9 @@ type Config struct {
 	Env []string
 	// Progress, when set, is called before each round.
 	Progress func(round, total int, label string)
+	// Notice, when set, receives one-line notices about the run (a handler
+	// asked the database proxy for TLS).
+	Notice func(string)
 }
 
 // EnvError is a harness or environment failure (handler not found, database
@@ -83,6 +88,7 @@ func (c *Config) withDefaults() {
 type harness struct {
 	cfg        Config
 	db         *database
+	proxy      *pgproxy.Proxy
 	prov       *provider
 	model      *fakeModel
 	msgFile    string
@@ -135,7 +141,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	defer os.Remove(h.msgFile)
 
-	db, err := openDatabase(ctx, cfg.DSN, h.onWrite)
+	db, err := openDatabase(ctx, cfg.DSN)
 	if err != nil {
 		return nil, &EnvError{Err: err}
 	}
@@ -145,6 +151,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		defer cancel()
 		_ = db.close(cctx, cfg.Keep)
 	}()
+	if h.proxy, err = h.startProxy(); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	defer h.proxy.Close()
 
 	if h.prov, err = startProvider(cfg.Fault); err != nil {
 		return nil, &EnvError{Err: err}
@@ -301,7 +311,7 @@ func (h *harness) handlerEnv() []string {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, h.db.handlerEnv()...)
+	env = append(env, h.db.handlerEnv(h.proxy.Addr())...)
 	env = append(env, "PROVIDER_URL="+h.prov.URL(), "IDEMPOTENCY_HMAC_KEY="+h.hmacKey, h.marker)
 	if h.model != nil {
 		env = append(env, "MODEL_URL="+h.model.URL())
@@ -309,15 +319,34 @@ func (h *harness) handlerEnv() []string {
 	return env
 }
 
-// onWrite is called by the listener for every committed writing
-// transaction in the schema.
-func (h *harness) onWrite(uint32) {
+// startProxy puts the database proxy between the handlers and the server:
+// it reports every writing commit and every writing statement to the round.
+func (h *harness) startProxy() (*pgproxy.Proxy, error) {
+	return pgproxy.Start(pgproxy.Config{
+		Upstream: h.cfg.DSN,
+		OnCommit: func(s *pgproxy.Session, _ pgproxy.Commit) pgproxy.Action {
+			if rs := h.currentRound(); rs != nil {
+				return rs.onCommit(s)
+			}
+			return pgproxy.Deliver
+		},
+		BeforeWrite: func(ctx context.Context, s *pgproxy.Session, _ pgproxy.Statement) {
+			if rs := h.currentRound(); rs != nil {
+				rs.beforeWrite(ctx, s)
+			}
+		},
+		Logf: func(format string, args ...any) {
+			if h.cfg.Notice != nil {
+				h.cfg.Notice(fmt.Sprintf(format, args...))
+			}
+		},
+	})
+}
+
+func (h *harness) currentRound() *roundState {
 	h.roundMu.Lock()
-	rs := h.round
-	h.roundMu.Unlock()
-	if rs != nil {
-		rs.onWrite()
-	}
+	defer h.roundMu.Unlock()
+	return h.round
 }
 
 func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round, error) {
@@ -352,8 +381,6 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		h.deliverSrv.stop()
 	}
 	escaped := sweepMarked(h.marker)
-	// Writes committed just before a kill are notified just after it.
-	h.db.listen.Sync(ctx)
 	if rs.envError != nil {
 		return Round{}, rs.envError
 	}

@@ -13,7 +13,8 @@ const (
 	KillRequest       = "request"        // K-th effect request of an attempt arrived, not executed; dropped
 	KillResponse      = "response"       // K-th effect executed, killed before its response reached the handler
 	KillAfterResponse = "after-response" // killed right after the K-th response was delivered
-	KillDBWrite       = "db-write"       // killed right after the N-th committed write in the schema
+	KillDBWrite       = "db-write"       // killed right after the N-th writing transaction committed, before its reply
+	KillDBCommitLost  = "db-commit-lost" // the N-th writing commit happened, its reply is dropped and the connection closed; no kill
 	KillTime          = "time"           // killed after a delay
 	KillConcurrent    = "concurrent"     // no kill: N deliveries of the same message at once
 	KillResend        = "resend"         // no kill: the message re-sent under fresh envelope ids after it was acknowledged
@@ -23,7 +24,7 @@ const (
 // KillPoint says where a round crashes the handler.
 type KillPoint struct {
 	Kind  string
-	N     int           // db-write:N, concurrent:N; request:K, response:K, after-response:K (0 means 1)
+	N     int           // db-write:N, db-commit-lost:N, concurrent:N; request:K, response:K, after-response:K (0 means 1)
 	Delay time.Duration // time:DURATION
 }
 
@@ -39,7 +40,7 @@ func (k KillPoint) RequestIndex() int { return max(k.N, 1) }
 
 func (k KillPoint) String() string {
 	switch {
-	case k.Kind == KillDBWrite, k.Kind == KillConcurrent:
+	case k.Kind == KillDBWrite, k.Kind == KillDBCommitLost, k.Kind == KillConcurrent:
 		return fmt.Sprintf("%s:%d", k.Kind, k.N)
 	case k.Kind == KillTime:
 		return fmt.Sprintf("%s:%s", k.Kind, k.Delay)
@@ -69,7 +70,7 @@ func (k KillPoint) kills() bool {
 }
 
 // ParseKillPoint parses a --kill-at value: none, request[:K], response[:K],
-// after-response[:K], db-write:N, time:DURATION, concurrent:N, resend or
+// after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend or
 // random.
 func ParseKillPoint(s string) (KillPoint, error) {
 	kind, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
@@ -91,15 +92,15 @@ func ParseKillPoint(s string) (KillPoint, error) {
 			return KillPoint{Kind: kind, N: n}, nil
 		}
 		return KillPoint{}, fmt.Errorf("bad kill point %q: want %s:K with K ≥ 1, the K-th effect request of an attempt", s, kind)
-	case KillDBWrite, KillConcurrent:
+	case KillDBWrite, KillDBCommitLost, KillConcurrent:
 		n, err := strconv.Atoi(arg)
-		if err == nil && n >= 1 && (kind == KillDBWrite || n >= 2 && n <= 64) {
+		if err == nil && n >= 1 && (kind != KillConcurrent || n >= 2 && n <= 64) {
 			return KillPoint{Kind: kind, N: n}, nil
 		}
 		if kind == KillConcurrent {
 			return KillPoint{}, fmt.Errorf("bad kill point %q: want concurrent:N with N from 2 to 64", s)
 		}
-		return KillPoint{}, fmt.Errorf("bad kill point %q: want db-write:N with N ≥ 1", s)
+		return KillPoint{}, fmt.Errorf("bad kill point %q: want %s:N with N ≥ 1", s, kind)
 	case KillTime:
 		d, err := time.ParseDuration(arg)
 		if err == nil && d > 0 {
@@ -107,5 +108,5 @@ func ParseKillPoint(s string) (KillPoint, error) {
 		}
 		return KillPoint{}, fmt.Errorf("bad kill point %q: want time:DURATION, e.g. time:150ms", s)
 	}
-	return KillPoint{}, fmt.Errorf("unknown kill point %q: want none, request[:K], response[:K], after-response[:K], db-write:N, time:DURATION, concurrent:N, resend or random", s)
+	return KillPoint{}, fmt.Errorf("unknown kill point %q: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend or random", s)
 }

@@ -46,7 +46,7 @@ type Learned struct {
 type Round struct {
 	Index       int    `json:"index"`
 	KillPoint   string `json:"kill_point"`   // none, request, db-write:2, concurrent:2, ...
-	KillReached bool   `json:"kill_reached"` // the handler was killed at the kill point
+	KillReached bool   `json:"kill_reached"` // the handler was killed (or its commit's reply dropped) at the kill point
 	Passed      bool   `json:"passed"`
 	DurationMS  int64  `json:"duration_ms"`
 	Writes      int    `json:"writes"` // committed writing transactions in the schema
@@ -86,6 +86,7 @@ type Attempt struct {
 	Signal      string `json:"signal,omitempty"`      // the signal that ended the handler
 	HTTPStatus  int    `json:"http_status,omitempty"` // --deliver mode
 	KilledAt    string `json:"killed_at,omitempty"`   // kill point or "timeout"
+	FaultAt     string `json:"fault_at,omitempty"`    // db-commit-lost:N: the commit's reply was dropped, the handler not killed
 	Writes      int    `json:"writes"`
 	Error       string `json:"error,omitempty"`
 	Stdout      string `json:"stdout_tail,omitempty"`

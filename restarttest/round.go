@@ -10,6 +10,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/idemcheck/idemcheck/restarttest/pgproxy"
 )
 
 // roundState is the live state of one round: the attempts in flight, the
@@ -50,6 +52,7 @@ type attemptRun struct {
 	killFn   func()
 	group    int // process group of the handler, once started
 	killedAt string
+	faultAt  string // a kill point injected without killing: db-commit-lost:N
 	writes   int
 	requests int // effect requests sent so far
 }
@@ -74,6 +77,26 @@ func (a *attemptRun) fire(reason string) bool {
 		kill()
 	}
 	return true
+}
+
+// fault records, once, a kill point that drops the commit's reply instead of
+// killing: the handler lives on with a broken database connection.
+func (a *attemptRun) fault(reason string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.faultAt == "" && a.killedAt == "" {
+		a.faultAt = reason
+	}
+}
+
+// landed is the kill point that hit the attempt, killed or faulted.
+func (a *attemptRun) landed() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.killedAt != "" {
+		return a.killedAt
+	}
+	return a.faultAt
 }
 
 func (a *attemptRun) killReason() string {
@@ -102,30 +125,49 @@ func (rs *roundState) current() *attemptRun {
 	return rs.latest
 }
 
-func (rs *roundState) onWrite() {
+// onCommit is called by the database proxy after the server committed a
+// writing transaction and before the handler has its reply: a db-write
+// kill lands exactly here, and db-commit-lost drops the reply.
+func (rs *roundState) onCommit(s *pgproxy.Session) pgproxy.Action {
 	rs.mu.Lock()
 	rs.writes++
 	rs.mu.Unlock()
-	a := rs.current()
+	a := rs.sender(s.ClientAddr.String(), rs.h.proxy.Addr().Port)
 	if a == nil {
-		return
+		return pgproxy.Deliver
 	}
 	a.mu.Lock()
 	a.writes++
 	n := a.writes
 	a.mu.Unlock()
-	if a.armed && rs.kp.Kind == KillDBWrite && n == rs.kp.N {
-		a.fire(rs.kp.String())
+	if !a.armed || n != rs.kp.N {
+		return pgproxy.Deliver
 	}
+	switch rs.kp.Kind {
+	case KillDBWrite:
+		a.fire(rs.kp.String()) // the process group is dead before the reply is dropped
+		return pgproxy.Drop
+	case KillDBCommitLost:
+		a.fault(rs.kp.String())
+		return pgproxy.Drop
+	}
+	return pgproxy.Deliver
 }
 
-// sender is the attempt an effect request came from: the only one in
-// flight, else the one whose process group owns the connection.
-func (rs *roundState) sender(remoteAddr string) *attemptRun {
+// beforeWrite is called by the database proxy before a handler's writing
+// statement reaches the server; blocking here holds the write. Nothing is
+// held yet: this is where a concurrent:N rendezvous holds each delivery's
+// first write.
+func (rs *roundState) beforeWrite(ctx context.Context, s *pgproxy.Session) {}
+
+// sender is the attempt a connection to one of our servers (the provider,
+// the database proxy) came from: the only one in flight, else the one whose
+// process group owns the connection.
+func (rs *roundState) sender(remoteAddr string, serverPort int) *attemptRun {
 	if a := rs.current(); a != nil {
 		return a
 	}
-	pgid, ok := senderGroup(remoteAddr, rs.h.prov.port(), rs.h.marker)
+	pgid, ok := senderGroup(remoteAddr, serverPort, rs.h.marker)
 	if !ok {
 		return nil
 	}
@@ -141,7 +183,7 @@ func (rs *roundState) sender(remoteAddr string) *attemptRun {
 
 // arrived implements providerHooks.
 func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
-	a := rs.sender(remoteAddr)
+	a := rs.sender(remoteAddr, rs.h.prov.port())
 	if a == nil {
 		return false
 	}
@@ -156,14 +198,9 @@ func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
 	if !a.armed {
 		return false
 	}
-	switch {
-	case rs.kp.Kind == KillRequest && k == rs.kp.RequestIndex():
+	if rs.kp.Kind == KillRequest && k == rs.kp.RequestIndex() {
 		a.fire(rs.kp.String())
 		return true
-	case rs.kp.Kind == KillDBWrite:
-		// The write may be committed while its notification is still on
-		// the wire: wait for it, so the kill lands before the effect.
-		rs.h.db.listen.Sync(context.Background())
 	}
 	// A request racing a kill that already happened never got out.
 	return a.killReason() != ""
@@ -249,7 +286,7 @@ func (rs *roundState) killLanded() bool {
 	attempts := append([]*attemptRun(nil), rs.attempts...)
 	rs.mu.Unlock()
 	for _, a := range attempts {
-		if a.killReason() == rs.kp.String() {
+		if a.landed() == rs.kp.String() {
 			return true
 		}
 	}
@@ -315,7 +352,6 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 		select {
 		case <-p.exited:
 			<-p.done
-			rs.catchLastWrite(ctx, a)
 			done = true
 		case <-delay:
 			a.fire(rs.kp.String())
@@ -338,23 +374,11 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 	rs.settle(a, code == 0 && a.rec.Signal == "")
 }
 
-// catchLastWrite makes a db-write:N kill land when the N-th write was the
-// handler's last act: its commit is notified asynchronously, so the handler
-// can exit (or answer) before the notification reaches the listener. A crash
-// right after that commit would have lost the acknowledgement, so once the
-// pending notifications are in, an attempt whose N-th write committed counts
-// as killed there, whatever it did after.
-func (rs *roundState) catchLastWrite(ctx context.Context, a *attemptRun) {
-	if !a.armed || rs.kp.Kind != KillDBWrite || a.killReason() != "" {
-		return
-	}
-	rs.h.db.listen.Sync(ctx)
-}
-
 // settle sets the attempt's outcome once it is over.
 func (rs *roundState) settle(a *attemptRun, ok bool) {
 	a.mu.Lock()
 	a.rec.KilledAt = a.killedAt
+	a.rec.FaultAt = a.faultAt
 	a.rec.Writes = a.writes
 	a.mu.Unlock()
 	switch {
@@ -416,9 +440,6 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	case err != nil:
 		a.rec.Error = err.Error()
 	}
-	if err == nil {
-		rs.catchLastWrite(ctx, a)
-	}
 	if a.killReason() != "" {
 		<-p.done
 	}
@@ -453,10 +474,10 @@ func (rs *roundState) result(index int) Round {
 	}
 	for _, a := range rs.attempts {
 		a.mu.Lock()
-		a.rec.Writes = a.writes // late notifications of writes before a kill
+		a.rec.Writes = a.writes
 		a.mu.Unlock()
 		r.Attempts = append(r.Attempts, a.rec)
-		if a.rec.KilledAt == rs.kp.String() && a.armed {
+		if (a.rec.KilledAt == rs.kp.String() || a.rec.FaultAt == rs.kp.String()) && a.armed {
 			r.KillReached = true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
 
@@ -18,32 +19,34 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       "report idempotency keys built from values drawn inside the attempt (IDEM001)\n\nSee `idemcheck lint --explain IDEM001`.",
 	URL:       "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem001",
 	Run:       run,
+	Requires:  []*analysis.Analyzer{keymodel.Analyzer},
 	FactTypes: []analysis.Fact{new(Summary), new(analyzed)},
 }
 
+// keyPattern is the -keypattern flag: a key-name pattern that replaces
+// the model's.
+var keyPattern keyPatternFlag
+
 func init() {
-	Analyzer.Flags.Var(&keyPatternFlag{}, "keypattern",
+	Analyzer.Flags.Var(&keyPattern, "keypattern",
 		"regular expression over normalized names (lower case, letters and digits only) of idempotency keys; replaces the default")
+	keymodel.RegisterFlag(&Analyzer.Flags)
 }
 
-// keyPatternFlag sets the key-name matcher of the package configuration.
-type keyPatternFlag struct{}
+type keyPatternFlag struct{ m *keyname.Matcher }
 
-func (keyPatternFlag) String() string {
-	if m := currentConfig().Keys; m != nil {
-		return m.String()
+func (f *keyPatternFlag) String() string { return f.m.String() }
+
+func (f *keyPatternFlag) Set(s string) error {
+	if s == "" {
+		f.m = nil // the model's pattern
+		return nil
 	}
-	return ""
-}
-
-func (keyPatternFlag) Set(s string) error {
 	m, err := keyname.Compile(s)
 	if err != nil {
 		return err
 	}
-	c := currentConfig()
-	c.Keys = m
-	Configure(c)
+	f.m = m
 	return nil
 }
 
@@ -58,7 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	pass.ExportPackageFact(&analyzed{})
-	e := newEngine(pass, currentConfig())
+	e := newEngine(pass, keymodel.Of(pass), keyPattern.m)
 	e.build()
 	e.solve()
 	e.exportFacts()

@@ -2,48 +2,94 @@ package attemptkey_test
 
 import (
 	"fmt"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/idemcheck/idemcheck/analyzer/attemptkey"
 )
 
-// render prints everything a run produced: diagnostics with their related
-// path, and the facts, in a canonical order.
-func render(t *testing.T, pkgs ...string) string {
+// repeat is the number of runs flakiness checks compare: IDEMCHECK_REPEAT,
+// at least 3.
+func repeat() int {
+	n, err := strconv.Atoi(os.Getenv("IDEMCHECK_REPEAT"))
+	if err != nil || n < 3 {
+		return 3
+	}
+	return n
+}
+
+// loadTestdata loads packages of testdata/src once (GOPATH mode, as
+// analysistest does), so repeated analyses do not pay for loading.
+func loadTestdata(t testing.TB, pkgs ...string) []*packages.Package {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode:  packages.LoadAllSyntax,
+		Dir:   analysistest.TestData(),
+		Env:   append(os.Environ(), "GOPATH="+analysistest.TestData(), "GO111MODULE=off", "GOPROXY=off"),
+		Tests: false,
+	}
+	loaded, err := packages.Load(cfg, pkgs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(loaded) > 0 {
+		t.Fatal("testdata does not load")
+	}
+	return loaded
+}
+
+// render analyzes the packages afresh and prints everything the run
+// produced: diagnostics with their related path, and the facts, in a
+// canonical order.
+func render(t *testing.T, loaded []*packages.Package) string {
+	g, err := checker.Analyze([]*analysis.Analyzer{attemptkey.Analyzer}, loaded, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var lines []string
-	for _, r := range analysistest.Run(t, analysistest.TestData(), attemptkey.Analyzer, pkgs...) {
-		fset := r.Action.Package.Fset
-		for _, d := range r.Action.Diagnostics {
-			line := fmt.Sprintf("%s %s", fset.Position(d.Pos), d.Message)
+	for act := range g.All() {
+		if act.Err != nil {
+			t.Fatal(act.Err)
+		}
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			line := fmt.Sprintf("%s %s %s", act.Analyzer.Name, fset.Position(d.Pos), d.Message)
 			for _, rel := range d.Related {
 				line += fmt.Sprintf(" | %s %s", fset.Position(rel.Pos), rel.Message)
 			}
 			lines = append(lines, line)
 		}
-		for obj, facts := range r.Facts {
-			for _, f := range facts {
-				lines = append(lines, fmt.Sprintf("fact %v %#v", obj, f))
-			}
+		for _, f := range act.AllObjectFacts() {
+			lines = append(lines, fmt.Sprintf("fact %s %v %#v", act.Package.PkgPath, f.Object, f.Fact))
+		}
+		for _, f := range act.AllPackageFacts() {
+			lines = append(lines, fmt.Sprintf("pkgfact %s %#v", f.Package.Path(), f.Fact))
 		}
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }
 
-// TestDeterministic: same code, same findings, same facts, every run.
+// TestDeterministic: same code, same findings, same facts, every run. It
+// compares at least three runs (IDEMCHECK_REPEAT, default 3): map order
+// differs between runs, so a single comparison proves little.
 func TestDeterministic(t *testing.T) {
-	pkgs := []string{"handlers", "misc", "crosspkg", "closures"}
-	first := render(t, pkgs...)
-	if first == "" {
-		t.Fatal("no output to compare")
+	loaded := loadTestdata(t, "handlers", "misc", "crosspkg", "closures")
+	first := render(t, loaded)
+	if !strings.Contains(first, "IDEM001") && !strings.Contains(first, "idempotency key built from") {
+		t.Fatalf("no finding to compare:\n%s", first)
 	}
-	for i := 0; i < 1; i++ {
-		if again := render(t, pkgs...); again != first {
-			t.Fatalf("run %d differs:\n%s\n---\n%s", i+2, first, again)
+	for i := 1; i < repeat(); i++ {
+		if again := render(t, loaded); again != first {
+			t.Fatalf("run %d differs:\n%s\n---\n%s", i+1, first, again)
 		}
 	}
 }

@@ -101,12 +101,12 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 			continue
 		}
 		o := f.o
-		msg := fmt.Sprintf("idempotency key built from %s (%s) at %s; a redelivery computes a different key: %s", o.source, o.kind, o.posn, remedy)
+		msg := fmt.Sprintf("idempotency key built from %s (%s) at %s; %s: %s", o.source, o.kind, o.posn, consequence(o.kind), remedy)
 		var related []analysis.RelatedInformation
 		if o.pos.IsValid() {
 			related = append(related, analysis.RelatedInformation{Pos: o.pos, Message: fmt.Sprintf("%s: %s", o.source, o.kind)})
 		} else if len(o.via) > 0 {
-			msg = fmt.Sprintf("idempotency key built from %s (%s) at %s via %s; a redelivery computes a different key: %s", o.source, o.kind, o.posn, strings.Join(o.via, " → "), remedy)
+			msg = fmt.Sprintf("idempotency key built from %s (%s) at %s via %s; %s: %s", o.source, o.kind, o.posn, strings.Join(o.via, " → "), consequence(o.kind), remedy)
 		}
 		for _, s := range o.steps {
 			related = append(related, analysis.RelatedInformation{Pos: s.pos, Message: s.msg})
@@ -118,4 +118,19 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		out = append(out, analysis.Diagnostic{Pos: f.pos, Category: Rule.ID, Message: msg, Related: related})
 	}
 	return out
+}
+
+// consequence says which repetition computes a different key. A broker
+// redelivers a message with the same id (SQS, WhatsApp, AMQP message_id):
+// the id changes only when the sender re-sends it.
+func consequence(kind string) string {
+	switch kind {
+	case kindIdentity:
+		return "a re-sent message computes a different key"
+	case kindRequest:
+		return "a retried request computes a different key"
+	case kindAttempt:
+		return "a retry computes a different key"
+	}
+	return "a redelivery computes a different key"
 }

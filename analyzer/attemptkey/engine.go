@@ -14,6 +14,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
 
 // A key names an abstract memory location or value: a root SSA value and
@@ -119,8 +122,9 @@ type finding struct {
 }
 
 type engine struct {
-	pass *analysis.Pass
-	cfg  Config
+	pass  *analysis.Pass
+	model *keymodel.Model
+	keys  *keyname.Matcher // names of keys: the model's, or -keypattern's
 
 	pkg     *ssa.Package
 	funcs   []*ssa.Function
@@ -137,6 +141,7 @@ type engine struct {
 	clean    map[key]bool
 	fills    map[*ssa.Alloc][]ssa.Instruction
 	asValue  map[*ssa.Function]bool // functions used as values, not only called
+	methods  map[string][]importedMethod
 	changed  bool
 
 	params     map[paramKey]*label
@@ -164,10 +169,14 @@ type viaKey struct {
 	msg string
 }
 
-func newEngine(pass *analysis.Pass, cfg Config) *engine {
+func newEngine(pass *analysis.Pass, model *keymodel.Model, keys *keyname.Matcher) *engine {
+	if keys == nil {
+		keys = model.Keys
+	}
 	return &engine{
 		pass:       pass,
-		cfg:        cfg,
+		model:      model,
+		keys:       keys,
 		local:      map[*ssa.Function]bool{},
 		calls:      map[*ssa.CallCommon]*callInfo{},
 		idLabels:   map[ssa.Instruction]*label{},
@@ -228,7 +237,7 @@ func (e *engine) build() {
 			if carriesData(p.Type()) {
 				e.add(key{p, ""}, e.paramLabel(f, i, ""))
 			}
-			if e.cfg.keys().Match(p.Name()) && carriesData(p.Type()) && !isSetterName(f.Name()) {
+			if e.keys.Match(p.Name()) && carriesData(p.Type()) && !isSetterName(f.Name()) {
 				e.addParamSink(f, paramSink{param: i, desc: "parameter " + p.Name(), posn: e.posn(p.Pos()), pos: p.Pos(), weak: true})
 			}
 		}

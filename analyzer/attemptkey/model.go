@@ -14,9 +14,11 @@ import (
 const (
 	kindRandom     = "random per attempt"
 	kindClock      = "clock reading, differs per attempt"
-	kindIdentity   = "transport identity, new per delivery"
+	kindIdentity   = "transport message id, changes when the message is re-sent"
+	kindRequest    = "request identity, new per request"
 	kindAttempt    = "attempt counter, changes per retry"
 	kindModel      = "model output, differs per call"
+	kindCounter    = "counter, differs per call"
 	kindConfigured = "configured as per-attempt"
 )
 
@@ -115,81 +117,45 @@ func hasPathPrefix(path, prefix string) bool {
 	return path == prefix || strings.HasPrefix(path, prefix+"/")
 }
 
-// sourceCall reports whether a call draws a per-attempt value. out is -1
-// when the results are the value, or the index of the argument whose
-// memory is filled (crypto/rand.Read).
-func sourceCall(c callee) (kind string, out int, ok bool) {
+// sourceCall reports whether a call draws a per-attempt value, by the key
+// model or because it asks a language model. out is -1 when the results
+// are the value, or the index of the argument whose memory is filled
+// (crypto/rand.Read).
+func (e *engine) sourceCall(c callee) (kind string, out int, ok bool) {
 	if c.fn == nil {
 		return "", 0, false
 	}
-	p, n := c.pkg, c.name
-	switch {
-	case p == "time" && c.recv == "" && (n == "Now" || n == "Since" || n == "Until"):
-		return kindClock, -1, true
-	case p == "github.com/google/uuid":
-		switch n {
-		case "New", "NewString", "NewRandom", "NewV7", "NewV6", "NewUUID", "NewRandomFromReader",
-			"NewV7FromReader", "NewDCEPerson", "NewDCEGroup", "NewDCESecurity", "NewV4":
-			return kindRandom, -1, true
+	if k, fills, ok := e.model.Source(c.pkg, c.recv, c.name); ok {
+		if fills < 0 && (c.sig == nil || !hasDataResult(c.sig)) {
+			return "", 0, false // rand.Shuffle, rand.Seed: nothing drawn
 		}
-	case hasPathPrefix(p, "github.com/gofrs/uuid") || hasPathPrefix(p, "github.com/satori/go.uuid"):
-		switch n {
-		case "NewV1", "NewV2", "NewV4", "NewV6", "NewV7", "Must1", "NewGen":
-			if n == "NewGen" {
-				return "", 0, false
-			}
-			return kindRandom, -1, true
-		}
-	case hasPathPrefix(p, "github.com/oklog/ulid"):
-		switch n {
-		case "Make", "New", "MustNew", "MustNewDefault", "Now":
-			if c.recv != "" {
-				return "", 0, false
-			}
-			return kindRandom, -1, true
-		}
-	case p == "github.com/rs/xid":
-		if c.recv == "" && (n == "New" || n == "NewWithTime") {
-			return kindRandom, -1, true
-		}
-	case p == "github.com/segmentio/ksuid":
-		if c.recv == "" && (n == "New" || n == "NewRandom" || n == "NewRandomWithTime") {
-			return kindRandom, -1, true
-		}
-	case p == "github.com/lithammer/shortuuid" || hasPathPrefix(p, "github.com/lithammer/shortuuid") ||
-		hasPathPrefix(p, "github.com/teris-io/shortid") || hasPathPrefix(p, "github.com/matoous/go-nanoid") ||
-		hasPathPrefix(p, "github.com/jaevor/go-nanoid"):
-		if strings.HasPrefix(n, "New") || n == "Generate" || n == "Must" || n == "MustGenerate" {
-			return kindRandom, -1, true
-		}
-	case p == "math/rand" || p == "math/rand/v2":
-		switch n {
-		case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed":
-			return "", 0, false
-		}
-		if c.sig != nil && c.sig.Results().Len() > 0 {
-			return kindRandom, -1, true
-		}
-	case p == "crypto/rand":
-		switch n {
-		case "Read":
-			if c.recv == "" {
-				return kindRandom, 0, true
-			}
-		case "Int", "Prime", "Text":
-			return kindRandom, -1, true
-		}
-	case hasPathPrefix(p, "github.com/stripe/stripe-go") && n == "NewIdempotencyKey":
-		return kindRandom, -1, true
-	}
-	if n == "Now" && c.sig != nil && c.sig.Results().Len() == 1 && isTimeType(c.sig.Results().At(0).Type()) {
-		// An injected clock: clock.Now(), clockwork.Clock.Now().
-		return kindClock, -1, true
+		return sourceKind(k), fills, true
 	}
 	if isLLMCall(c) {
 		return kindModel, -1, true
 	}
 	return "", 0, false
+}
+
+// sourceKind turns a model kind into the words of a message.
+func sourceKind(k string) string {
+	switch k {
+	case "random":
+		return kindRandom
+	case "clock":
+		return kindClock
+	case "counter":
+		return kindCounter
+	case "message-id":
+		return kindIdentity
+	case "request-id":
+		return kindRequest
+	case "attempt":
+		return kindAttempt
+	case "model":
+		return kindModel
+	}
+	return kindConfigured
 }
 
 func isLLMCall(c callee) bool {
@@ -259,27 +225,6 @@ func carriesData(t types.Type) bool {
 	return true
 }
 
-// isBarrier reports calls whose results and out-parameters are stable:
-// values read back from the database and configuration.
-func isBarrier(c callee) bool {
-	n := c.name
-	switch {
-	case c.fn == nil:
-		return false
-	case c.pkg == "os" && (n == "Getenv" || n == "LookupEnv" || n == "ReadFile"):
-		return true
-	case n == "Scan" || n == "ScanRow" || n == "ScanRows" || n == "StructScan" || n == "MapScan" || n == "SliceScan" || n == "ScanStruct" || n == "ScanAll" || n == "ScanOne":
-		return c.recv != "" || strings.Contains(c.pkg, "sql") || strings.Contains(c.pkg, "pgx") || strings.Contains(c.pkg, "scany")
-	case hasPathPrefix(c.pkg, "github.com/jackc/pgx"):
-		return strings.HasPrefix(n, "Collect") || strings.HasPrefix(n, "RowTo") || n == "ForEachRow" || n == "Values" || n == "RawValues"
-	case hasPathPrefix(c.pkg, "github.com/jmoiron/sqlx") || hasPathPrefix(c.pkg, "github.com/georgysavva/scany"):
-		return n == "Get" || n == "Select" || n == "GetContext" || n == "SelectContext" || n == "QueryRowx" && false
-	case c.pkg == "database/sql" && c.recv == "Row":
-		return n == "Scan"
-	}
-	return false
-}
-
 // constString returns the value of a constant string operand.
 func constString(v ssa.Value) (string, bool) {
 	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
@@ -295,8 +240,11 @@ func identityKind(name string) string {
 		return ""
 	}
 	n := keyname.Normalize(name)
-	if strings.Contains(n, "attempt") || strings.Contains(n, "retr") || strings.Contains(n, "redeliver") || strings.Contains(n, "count") {
+	switch {
+	case strings.Contains(n, "attempt") || strings.Contains(n, "retr") || strings.Contains(n, "redeliver") || strings.Contains(n, "count"):
 		return kindAttempt
+	case strings.Contains(n, "request") || strings.Contains(n, "reqid") || strings.Contains(n, "trace") || strings.Contains(n, "span"):
+		return kindRequest
 	}
 	return kindIdentity
 }
@@ -315,7 +263,7 @@ func isHeaderGetter(name string) bool {
 // hash writes, builders and buffers.
 func writerMethod(name string) bool {
 	switch name {
-	case "Write", "WriteString", "WriteByte", "WriteRune", "WriteTo", "Add", "Set", "Append", "Encode", "Reset" + "_":
+	case "Write", "WriteString", "WriteByte", "WriteRune", "WriteTo", "Add", "Set", "Append", "Encode":
 		return true
 	}
 	return false

@@ -138,7 +138,7 @@ func (e *engine) identityLabel(instr ssa.Instruction) *label {
 // it is what counts (requestID := deriveKey(o) holds a stable key, and a
 // traceID scanned from the intent row is read back).
 func (e *engine) nameTellsOrigin(ref *ssa.DebugRef, v *types.Var) bool {
-	if identityKind(v.Name()) != kindIdentity {
+	if k := identityKind(v.Name()); k != kindIdentity && k != kindRequest {
 		return true
 	}
 	return e.fromParam(ref.X, 0)
@@ -180,8 +180,8 @@ func (e *engine) fieldLabel(pos token.Pos, structType types.Type, field int) *la
 	if name == "" || !pos.IsValid() {
 		return nil
 	}
-	if e.cfg.isSourceField(structPkg(structType), name) {
-		return &label{origin: e.sourceAt(pos, "field "+name, kindConfigured)}
+	if kind, ok := e.model.SourceField(structPkg(structType), name); ok {
+		return &label{origin: e.sourceAt(pos, "field "+name, sourceKind(kind))}
 	}
 	return e.identityNameLabel(pos, "field "+name, messageIDName(structType, name), tag)
 }
@@ -235,6 +235,7 @@ const (
 	callSource                  // draws a per-attempt value
 	callLocal                   // summarized in this package
 	callFact                    // summarized by an imported fact
+	callIface                   // through an interface: the implementations in view
 	callDefault                 // standard library: the default model
 )
 
@@ -249,6 +250,8 @@ type callInfo struct {
 	clean    bool   // results are the incoming Idempotency-Key header
 	local    *ssa.Function
 	fact     *Summary
+	impls    []*ssa.Function // callIface: implementations in this package
+	facts    []implFact      // callIface: implementations in dependencies
 }
 
 func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *callInfo {
@@ -262,7 +265,7 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 	case cal.builtin != "":
 		ci.mode = callBuiltin
 		return ci
-	case isBarrier(cal) || e.cfg.isBarrier(cal):
+	case cal.fn != nil && e.model.Barrier(cal.pkg, cal.recv, cal.name):
 		ci.mode = callBarrier
 		return ci
 	}
@@ -271,10 +274,7 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 		ci.source = &label{origin: e.sourceAt(pos, "response of "+cal.display(), kindModel)}
 		return ci
 	}
-	if kind, out, ok := sourceCall(cal); ok || e.cfg.isSource(cal) {
-		if !ok {
-			kind, out = kindConfigured, -1
-		}
+	if kind, out, ok := e.sourceCall(cal); ok {
 		ci.mode, ci.out = callSource, out
 		ci.source = &label{origin: e.sourceAt(pos, cal.display(), kind)}
 		return ci
@@ -288,7 +288,7 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 	}
 	if val != nil && cal.recv != "" && isHeaderGetter(cal.name) && len(c.Args) >= 1 {
 		if s, ok := constString(c.Args[len(c.Args)-1]); ok {
-			if keyname.Header.Match(s) {
+			if e.model.IsHeader(s) {
 				// The incoming request's own Idempotency-Key: stable across
 				// the client's retries.
 				ci.clean = true
@@ -308,9 +308,14 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 		if e.pass.ImportObjectFact(cal.fn, &s) {
 			ci.mode, ci.fact = callFact, &s
 		}
-	case cal.iface && cal.fn != nil && cal.fn.Pkg() != nil && !isStdPath(cal.fn.Pkg().Path()):
-		// An interface of a non-standard package: the implementation is
-		// unknown, and guessing would make findings up.
+	case cal.iface && cal.fn != nil && cal.fn.Pkg() != nil && (!isStdPath(cal.fn.Pkg().Path()) || e.isAnalyzed(cal.fn.Pkg())):
+		// An interface of a non-standard package: judged by the
+		// implementations in view (this package and its dependencies);
+		// with none, nothing moves, since guessing would make findings up.
+		ci.impls, ci.facts = e.implementations(c)
+		if len(ci.impls)+len(ci.facts) > 0 {
+			ci.mode = callIface
+		}
 	case cal.fn == nil:
 		// A call of a function value.
 	default:
@@ -355,6 +360,13 @@ func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, po
 		e.applyLocal(ci.local, c, args, val, pos)
 	case callFact:
 		e.applyFact(ci.cal, ci.fact, c, args, val, pos)
+	case callIface:
+		for _, impl := range ci.impls {
+			e.applyLocal(impl, c, args, val, pos)
+		}
+		for _, f := range ci.facts {
+			e.applyFact(f.cal, f.s, c, args, val, pos)
+		}
 	case callDefault:
 		e.applyDefault(ci.cal, c, args, val)
 	}
@@ -369,6 +381,12 @@ func (e *engine) addResults(c *ssa.CallCommon, val ssa.Value, l *label) {
 			e.add(resultKey(val, i, n), l)
 		}
 	}
+}
+
+// isAnalyzed reports whether pkg is this package or a dependency this
+// analyzer ran on (the standard library is not analyzed).
+func (e *engine) isAnalyzed(pkg *types.Package) bool {
+	return pkg == e.pass.Pkg || e.pass.ImportPackageFact(pkg, new(analyzed))
 }
 
 // isStdPath reports import paths of the standard library (no dot in the

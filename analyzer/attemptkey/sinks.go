@@ -6,15 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
-
-// awsTokenFields are the AWS SDK input fields that carry an idempotency
-// token to the service.
-var awsTokenFields = map[string]bool{
-	"ClientToken": true, "IdempotencyToken": true, "ClientRequestToken": true,
-	"CallerReference": true, "MessageDeduplicationId": true,
-}
 
 func firstValid(ps ...token.Pos) token.Pos {
 	for _, p := range ps {
@@ -37,21 +29,9 @@ func structPkg(t types.Type) string {
 	return ""
 }
 
-// strongField reports provider API fields: stripe-go's IdempotencyKey and
-// the AWS SDK's token fields.
-func strongField(pkg, name string) bool {
-	switch {
-	case hasPathPrefix(pkg, "github.com/stripe/stripe-go") || hasPathPrefix(pkg, "github.com/stripe"):
-		return name == "IdempotencyKey"
-	case hasPathPrefix(pkg, "github.com/aws/aws-sdk-go-v2") || hasPathPrefix(pkg, "github.com/aws/aws-sdk-go"):
-		return awsTokenFields[name]
-	}
-	return false
-}
-
 // collectSinks records the key sinks an instruction contains.
 func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
-	keys := e.cfg.keys()
+	keys := e.keys
 	switch in := instr.(type) {
 	case *ssa.Store:
 		fa, ok := in.Addr.(*ssa.FieldAddr)
@@ -60,17 +40,17 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		}
 		name, tag := fieldOf(fa.X.Type(), fa.Field)
 		pkg := structPkg(fa.X.Type())
-		strong := strongField(pkg, name)
-		if strong || keys.Match(name) || keys.Match(tag) || e.cfg.isSinkField(pkg, name) {
+		strong := e.model.SinkField(pkg, name)
+		if strong || keys.Match(name) || keys.Match(tag) {
 			e.sites = append(e.sites, sinkSite{fn: f, val: in.Val, pos: firstValid(in.Pos(), fa.Pos(), in.Val.Pos()),
-				desc: "field " + name, weak: !strong && !e.cfg.isSinkField(pkg, name)})
+				desc: "field " + name, weak: !strong})
 		}
 	case *ssa.MapUpdate:
 		s, ok := constString(in.Key)
 		if !ok || !nameLike(s) {
 			return
 		}
-		header := keyname.Header.Match(s)
+		header := e.model.IsHeader(s)
 		if header || keys.Match(s) {
 			desc := "map key " + quote(s)
 			if typeName(in.Map.Type()) == "Header" {
@@ -110,11 +90,12 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 	if cal.builtin != "" {
 		return
 	}
-	keys := e.cfg.keys()
+	keys := e.keys
 	pos := call.Pos()
 	args := c.Args
-	if setterKeyName(cal.name) || e.cfg.isSinkCall(cal) {
-		strong := hasPathPrefix(cal.pkg, "github.com/stripe") || e.cfg.isSinkCall(cal)
+	sinkCall := cal.fn != nil && e.model.SinkCall(cal.pkg, cal.recv, cal.name)
+	if setterKeyName(cal.name) || sinkCall {
+		strong := sinkCall
 		for _, a := range args {
 			if !c.IsInvoke() && cal.recv != "" && a == args[0] {
 				continue // the receiver
@@ -132,7 +113,7 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 		if !ok || i+1 >= len(args) || !nameLike(s) {
 			continue
 		}
-		header := keyname.Header.Match(s)
+		header := e.model.IsHeader(s)
 		if !header && !keys.Match(s) {
 			continue
 		}
@@ -146,7 +127,7 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 		e.sites = append(e.sites, sinkSite{fn: f, val: args[i+1], pos: pos, desc: desc, weak: !header})
 	}
 	// The result of a function named like a key: idempotencyKey(order).
-	if _, _, isSource := sourceCall(cal); isSource {
+	if _, _, isSource := e.sourceCall(cal); isSource {
 		return // stripe.NewIdempotencyKey: reported where its value is used
 	}
 	if v := call.Value(); v != nil && cal.fn != nil && keys.Match(cal.name) {

@@ -109,9 +109,6 @@ func (e *engine) summarize(f *ssa.Function) *Summary {
 				continue
 			}
 			for _, en := range e.entriesUnder(e.valKey(r)) {
-				if en.l.fn == f && en.l.param >= 0 && false {
-					continue
-				}
 				if fl, ok := e.flowFrom(en.l, f, i, en.path); ok {
 					addFlow(&s.Results, fl)
 				}

@@ -16,6 +16,11 @@
 //	barriers:         # values that are stable across attempts (IDEM001)
 //	  - package: github.com/acme/store
 //	    function: LoadIntent
+//	operations:       # SDK calls and what they do (IDEM002): create, charge,
+//	  - package: github.com/acme/pay   # capture, confirm, pay, refund act;
+//	    function: Settle               # update, delete, read do not
+//	    kind: charge
+//	headers: [X-Op-Token]         # extra idempotency header names
 //	key_name: (?i)op_?ref         # extra key-name pattern
 //	tables: [(?i)pedidos_pix]     # extra idempotency table patterns
 //	tenant_columns: [merchant_id] # extra tenant columns
@@ -51,6 +56,8 @@ type Config struct {
 	Sources       []Pattern `yaml:"sources" json:"sources,omitempty"`
 	Sinks         []Pattern `yaml:"sinks" json:"sinks,omitempty"`
 	Barriers      []Pattern `yaml:"barriers" json:"barriers,omitempty"`
+	Operations    []Pattern `yaml:"operations" json:"operations,omitempty"`
+	Headers       []string  `yaml:"headers" json:"headers,omitempty"`
 	KeyName       string    `yaml:"key_name" json:"key_name,omitempty"`
 	Tables        []string  `yaml:"tables" json:"tables,omitempty"`
 	TenantColumns []string  `yaml:"tenant_columns" json:"tenant_columns,omitempty"`
@@ -61,14 +68,28 @@ type Config struct {
 }
 
 // Pattern names a function or a field. Package is an import path (empty:
-// any package; a trailing "/..." includes sub-packages); Function and Field
-// are regular expressions matched against the whole name.
+// any package; a trailing "/..." includes sub-packages); Function, Field
+// and Receiver are regular expressions matched against the whole name.
+// The built-in key model (package keymodel) is written with the same type,
+// so a configuration entry is exactly as expressive as a built-in one.
 type Pattern struct {
 	Package  string `yaml:"package" json:"package,omitempty"`
 	Function string `yaml:"function" json:"function,omitempty"`
 	Field    string `yaml:"field" json:"field,omitempty"`
+	// Receiver restricts a function pattern to methods whose receiver type
+	// name matches ("" any function or method, "-" functions only).
+	Receiver string `yaml:"receiver" json:"receiver,omitempty"`
+	// Kind classifies the entry: for sources what the value is (random,
+	// clock, counter, message-id, request-id, attempt, model), for
+	// operations what the call does (create, charge, capture, confirm, pay,
+	// refund, update, delete, read).
+	Kind string `yaml:"kind" json:"kind,omitempty"`
+	// Fills is, for a source that writes its value into an argument
+	// instead of returning it (crypto/rand.Read), that argument's index
+	// plus one.
+	Fills int `yaml:"fills" json:"fills,omitempty"`
 
-	function, field *regexp.Regexp
+	function, field, receiver *regexp.Regexp
 }
 
 // Parse decodes and validates a configuration. Unknown keys are errors.
@@ -117,14 +138,45 @@ func (c *Config) Compile() error {
 	for _, list := range []struct {
 		name string
 		ps   []Pattern
-	}{{"sources", c.Sources}, {"sinks", c.Sinks}, {"barriers", c.Barriers}} {
+	}{{"sources", c.Sources}, {"sinks", c.Sinks}, {"barriers", c.Barriers}, {"operations", c.Operations}} {
 		for i := range list.ps {
 			if err := list.ps[i].compile(); err != nil {
+				return fmt.Errorf("invalid config: %s[%d]: %v", list.name, i, err)
+			}
+			if err := checkKind(list.name, list.ps[i].Kind); err != nil {
 				return fmt.Errorf("invalid config: %s[%d]: %v", list.name, i, err)
 			}
 		}
 	}
 	return nil
+}
+
+// Kinds a source or an operation may have.
+var (
+	SourceKinds    = []string{"random", "clock", "counter", "message-id", "request-id", "attempt", "model"}
+	OperationKinds = []string{"create", "charge", "capture", "confirm", "pay", "refund", "update", "delete", "read"}
+)
+
+func checkKind(list, kind string) error {
+	var valid []string
+	switch list {
+	case "sources":
+		if kind == "" {
+			return nil
+		}
+		valid = SourceKinds
+	case "operations":
+		valid = OperationKinds
+	default:
+		if kind == "" {
+			return nil
+		}
+		return fmt.Errorf("kind: only sources and operations have a kind")
+	}
+	if slices.Contains(valid, kind) {
+		return nil
+	}
+	return fmt.Errorf("kind: %q is not one of %s", kind, strings.Join(valid, ", "))
 }
 
 var (
@@ -147,7 +199,30 @@ func (p *Pattern) compile() error {
 			return fmt.Errorf("field: %v", err)
 		}
 	}
+	if p.Receiver != "" && p.Receiver != "-" {
+		if p.receiver, err = regexp.Compile("^(?:" + p.Receiver + ")$"); err != nil {
+			return fmt.Errorf("receiver: %v", err)
+		}
+	}
 	return nil
+}
+
+// Compile prepares a pattern written in code (the built-in model).
+func (p *Pattern) Compile() error { return p.compile() }
+
+// MatchMethod reports whether the function or method pkgPath.recv.name
+// matches p; recv is the receiver's type name, "" for functions.
+func (p Pattern) MatchMethod(pkgPath, recv, name string) bool {
+	if !p.MatchFunc(pkgPath, name) {
+		return false
+	}
+	switch {
+	case p.Receiver == "":
+		return true
+	case p.Receiver == "-":
+		return recv == ""
+	}
+	return p.receiver.MatchString(recv)
 }
 
 // FunctionPattern returns the compiled, anchored function pattern or nil.

@@ -13,9 +13,9 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 // Analyzer reports stripe-go writes without an idempotency key (IDEM002).
@@ -23,13 +23,13 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "sdkkey",
 	Doc:       "report stripe-go write calls whose params never get an idempotency key (IDEM002)",
 	URL:       "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem002",
-	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil)},
 }
 
 func init() {
-	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+	keymodel.RegisterFlag(&Analyzer.Flags)
 }
 
 // UnkeyedParams is a fact on a function that passes some of its parameters,
@@ -38,6 +38,7 @@ func init() {
 type UnkeyedParams struct {
 	Params []int  // indexes of the parameters, ascending
 	Call   string // the stripe-go call reached, e.g. "paymentintent.New"
+	Kind   string // what it does: create, charge, capture, confirm, pay, refund
 }
 
 // AFact implements analysis.Fact.
@@ -49,8 +50,6 @@ func (f *UnkeyedParams) String() string {
 
 var stripePath = regexp.MustCompile(`^github\.com/stripe/stripe-go/v(7[2-9]|[89][0-9])(/|$)`)
 
-// readVerb marks stripe-go calls that do not write.
-var readVerb = regexp.MustCompile(`^(Get|List|Search|Retrieve|Read|Iter|Preview|Upcoming|Query|All)`)
 
 type funcInfo struct {
 	decl *ast.FuncDecl
@@ -62,6 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // stripe-go's own plumbing is where the SDK draws keys
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	model := keymodel.Of(pass)
 	var funcs []funcInfo
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
 		decl := cur.Node().(*ast.FuncDecl)
@@ -79,7 +79,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for changed := true; changed; {
 		changed = false
 		for _, fi := range funcs {
-			c := &checker{pass: pass, decl: fi.decl, local: local, decls: decls}
+			c := &checker{pass: pass, model: model, decl: fi.decl, local: local, decls: decls}
 			fact := c.check(false)
 			if fact != nil && (local[fi.fn] == nil || !slices.Equal(local[fi.fn].Params, fact.Params)) {
 				local[fi.fn] = fact
@@ -97,7 +97,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rep := emit.New(pass, Rule.ID)
 	for _, fi := range funcs {
-		c := &checker{pass: pass, decl: fi.decl, local: local, rep: rep, decls: decls}
+		c := &checker{pass: pass, model: model, decl: fi.decl, local: local, rep: rep, decls: decls}
 		c.check(true)
 	}
 	return nil, nil
@@ -105,6 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 type checker struct {
 	pass  *analysis.Pass
+	model *keymodel.Model
 	decl  *ast.FuncDecl
 	local map[*types.Func]*UnkeyedParams
 	rep   *emit.Reporter
@@ -126,17 +127,17 @@ func (c *checker) check(report bool) *UnkeyedParams {
 		if fn == nil {
 			return true
 		}
-		indexes, via := c.writeParams(fn, call)
+		indexes, via, kind := c.writeParams(fn, call)
 		for _, i := range indexes {
 			arg := ast.Unparen(call.Args[i])
 			switch origin, param := c.origin(arg); origin {
 			case unkeyed:
 				if report {
-					c.report(call, arg, fn, via)
+					c.report(call, fn, via, kind)
 				}
 			case fromParam:
 				if fact == nil {
-					fact = &UnkeyedParams{Call: via}
+					fact = &UnkeyedParams{Call: via, Kind: kind}
 				}
 				if !slices.Contains(fact.Params, param) {
 					fact.Params = append(fact.Params, param)
@@ -149,26 +150,35 @@ func (c *checker) check(report bool) *UnkeyedParams {
 	return fact
 }
 
-func (c *checker) report(call *ast.CallExpr, arg ast.Expr, fn *types.Func, via string) {
+// again says what a redelivery repeats.
+var again = map[string]string{
+	"create": "creates it again", "charge": "charges again", "capture": "captures again",
+	"confirm": "confirms (and charges) again", "pay": "pays again", "refund": "refunds again",
+}
+
+func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
 	name := shortName(fn)
 	if sig := fn.Type().(*types.Signature); sig.Recv() != nil && name == via {
 		// sc.V1PaymentIntents.Create reads better than the service type.
 		name = types.ExprString(call.Fun)
 		via = name
 	}
-	msg := fmt.Sprintf("%s is called without an idempotency key: stripe-go then draws a random key per call, so a redelivery charges again; set params.IdempotencyKey from the frozen intent", name)
+	msg := fmt.Sprintf("%s is called without an idempotency key: stripe-go then draws a random key per call, so a redelivery %s; set params.IdempotencyKey from the frozen intent", name, again[kind])
 	if name != via {
-		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery charges again; set params.IdempotencyKey from the frozen intent", via, name)
+		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery %s; set params.IdempotencyKey from the frozen intent", via, name, again[kind])
 	}
 	c.rep.Report(call.Pos(), msg)
 }
 
 // writeParams returns the argument indexes of call that are stripe params
-// sent by a write, and the stripe-go call they reach.
-func (c *checker) writeParams(fn *types.Func, call *ast.CallExpr) ([]int, string) {
+// sent by a call that acts, the stripe-go call they reach and what it does.
+func (c *checker) writeParams(fn *types.Func, call *ast.CallExpr) ([]int, string, string) {
 	if fn.Pkg() != nil && stripePath.MatchString(fn.Pkg().Path()) {
-		if readVerb.MatchString(fn.Name()) || isParamsMethod(fn) {
-			return nil, ""
+		// Only calls that act (create, charge, capture, confirm, pay,
+		// refund) matter: repeating an update or a delete charges nothing.
+		kind, ok := c.model.Operation(fn.Pkg().Path(), recvName(fn), fn.Name())
+		if !ok || !keymodel.Acts(kind) || isParamsMethod(fn) {
+			return nil, "", ""
 		}
 		sig := fn.Type().(*types.Signature)
 		var out []int
@@ -177,7 +187,7 @@ func (c *checker) writeParams(fn *types.Func, call *ast.CallExpr) ([]int, string
 				out = append(out, i)
 			}
 		}
-		return out, shortName(fn)
+		return out, shortName(fn), kind
 	}
 	var fact *UnkeyedParams
 	if f := c.local[fn]; f != nil {
@@ -189,7 +199,7 @@ func (c *checker) writeParams(fn *types.Func, call *ast.CallExpr) ([]int, string
 		}
 	}
 	if fact == nil {
-		return nil, ""
+		return nil, "", ""
 	}
 	var out []int
 	for _, i := range fact.Params {
@@ -197,7 +207,7 @@ func (c *checker) writeParams(fn *types.Func, call *ast.CallExpr) ([]int, string
 			out = append(out, i)
 		}
 	}
-	return out, fact.Call
+	return out, fact.Call, fact.Kind
 }
 
 // isParamsMethod excludes methods of the params types themselves
@@ -231,8 +241,7 @@ const (
 // origin classifies the params argument.
 func (c *checker) origin(arg ast.Expr) (originKind, int) {
 	info := c.pass.TypesInfo
-	if id, ok := arg.(*ast.Ident); ok && info.Types[arg].IsNil() {
-		_ = id
+	if info.Types[arg].IsNil() {
 		return unkeyed, 0
 	}
 	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -316,7 +325,7 @@ func (c *checker) localOrigin(v *types.Var) (originKind, int) {
 			// Escaping into a helper (not the stripe call, not a method
 			// on the params) may set the key there.
 			if fn := keyflow.Callee(info, x); fn != nil {
-				if idx, _ := c.writeParams(fn, x); len(idx) > 0 {
+				if idx, _, _ := c.writeParams(fn, x); len(idx) > 0 {
 					return true
 				}
 			}
@@ -352,7 +361,7 @@ func (c *checker) unkeyedConstructor(call *ast.CallExpr) bool {
 	if sig.Results().Len() == 0 || !isParams(sig.Results().At(0).Type()) {
 		return false
 	}
-	inner := &checker{pass: c.pass, decl: decl, local: c.local, decls: c.decls, depth: c.depth + 1}
+	inner := &checker{pass: c.pass, model: c.model, decl: decl, local: c.local, decls: c.decls, depth: c.depth + 1}
 	returns := 0
 	unkeyedAll := true
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
@@ -511,4 +520,20 @@ func shortName(fn *types.Func) string {
 		return fn.Name()
 	}
 	return fn.Pkg().Name() + "." + fn.Name()
+}
+
+// recvName is the name of a method's receiver type, "" for functions.
+func recvName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 func TestEveryAnalyzerHasItsRuleAndConfigFlag(t *testing.T) {
@@ -35,7 +36,7 @@ func TestEveryAnalyzerHasItsRuleAndConfigFlag(t *testing.T) {
 	}
 }
 
-func TestEnabledAndAttemptKeyConfig(t *testing.T) {
+func TestEnabledAndModel(t *testing.T) {
 	c, err := config.Parse([]byte(`
 sources: [{package: github.com/acme/ids, function: Draw}]
 sinks: [{field: OpRef}]
@@ -56,15 +57,18 @@ disable: [IDEM001, IDEM005]
 	if len(Enabled(nil)) != 7 {
 		t.Error("nil config must enable every rule")
 	}
-	ak := AttemptKeyConfig(c)
-	if len(ak.Sources) != 1 || len(ak.Sinks) != 1 || len(ak.Barriers) != 1 {
-		t.Fatalf("attemptkey config = %+v", ak)
+	m, err := keymodel.New(c)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !ak.Keys.Match("op_ref") || !ak.Keys.Match("idempotencyKey") {
+	if kind, _, ok := m.Source("github.com/acme/ids", "", "Draw"); !ok || kind != "" {
+		t.Error("configured source")
+	}
+	if !m.SinkField("any/pkg", "OpRef") || !m.Barrier("github.com/acme/store", "", "LoadIntent") || m.Barrier("github.com/acme/store", "", "XLoad") {
+		t.Error("configured sink field or barrier")
+	}
+	if !m.Keys.Match("op_ref") || !m.Keys.Match("idempotencyKey") {
 		t.Error("key_name must extend the default key pattern")
-	}
-	if !ak.Barriers[0].Name.MatchString("LoadIntent") || ak.Barriers[0].Name.MatchString("XLoad") {
-		t.Error("barrier pattern")
 	}
 }
 

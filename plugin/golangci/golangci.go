@@ -28,10 +28,13 @@ package golangci
 import (
 	"fmt"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
 )
 
@@ -90,6 +93,15 @@ func New(settings any) (register.LinterPlugin, error) {
 // the enabled rules.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	config.SetActive(p.cfg)
+	// The key model takes the configuration the way go vet passes it: as
+	// the file's content in the -config flag every rule shares.
+	data, err := yaml.Marshal(p.cfg)
+	if err != nil {
+		return nil, fmt.Errorf("idemcheck: %w", err)
+	}
+	if err := keymodel.Analyzer.Flags.Set(config.FlagName, config.Encode(data)); err != nil {
+		return nil, fmt.Errorf("idemcheck: %w", err)
+	}
 	return suite.Enabled(p.cfg), nil
 }
 

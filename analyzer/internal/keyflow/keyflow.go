@@ -400,7 +400,7 @@ func (f *Func) literalSinks(lit *ast.CompositeLit) {
 		if !ok {
 			continue
 		}
-		switch u := t.Underlying().(type) {
+		switch t.Underlying().(type) {
 		case *types.Struct:
 			if id, ok := kv.Key.(*ast.Ident); ok && (isKeyField(id.Name) || recordType(t) && isPlainKeyField(id.Name)) && keyType(f.info.TypeOf(kv.Value)) {
 				f.addSink(kv.Value, kv.Value.Pos(), "field "+id.Name)
@@ -409,7 +409,6 @@ func (f *Func) literalSinks(lit *ast.CompositeLit) {
 			if name, ok := constString(f.info, kv.Key); ok && (IsKeyName(name) || isHTTPHeader(t) && IsKeyHeader(name)) {
 				f.addSink(kv.Value, kv.Value.Pos(), "map entry "+name)
 			}
-			_ = u
 		}
 	}
 }

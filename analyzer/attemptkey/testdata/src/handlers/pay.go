@@ -53,7 +53,7 @@ func (a *Agent) HandleWrong(ctx context.Context, m WAMessage) error { // want Ha
 		return err
 	}
 	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(c.Amount)}
-	params.IdempotencyKey = stripe.String("pix-" + m.ID) // want `built from field ID \(transport identity, new per delivery\)`
+	params.IdempotencyKey = stripe.String("pix-" + m.ID) // want `built from field ID \(transport message id, changes when the message is re-sent\)`
 	_, err = paymentintent.New(params)
 	return err
 }

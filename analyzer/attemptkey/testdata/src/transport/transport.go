@@ -26,7 +26,7 @@ type Job struct {
 }
 
 func whatsapp(m WhatsAppMessage, params *stripe.PaymentIntentParams) {
-	params.IdempotencyKey = stripe.String("pix:" + m.ID) // want `built from field ID \(transport identity, new per delivery\)`
+	params.IdempotencyKey = stripe.String("pix:" + m.ID) // want `built from field ID \(transport message id, changes when the message is re-sent\)`
 }
 
 func sqsMessage(m types.Message, req *http.Request) {

@@ -29,7 +29,20 @@ func inlineLiteral(cents int64) {
 }
 
 func nilParams(id string) {
-	paymentintent.Cancel(id, nil) // want `paymentintent.Cancel is called without an idempotency key`
+	paymentintent.Capture(id, nil) // want `paymentintent.Capture is called without an idempotency key: stripe-go then draws a random key per call, so a redelivery captures again`
+}
+
+// Cancelling, updating and deleting act on what exists: repeating them
+// charges nothing, so they need no key.
+func cancelUpdateDelete(ctx context.Context, sc *stripe.Client, id string) {
+	paymentintent.Cancel(id, nil)
+	paymentintent.Update(id, &stripe.PaymentIntentParams{Amount: stripe.Int64(1)})
+	sc.V1PaymentIntents.Update(ctx, id, &stripe.PaymentIntentUpdateParams{Description: stripe.String("x")})
+	sc.V1Customers.Delete(ctx, id, nil)
+}
+
+func clientCapture(ctx context.Context, sc *stripe.Client, id string) {
+	sc.V1PaymentIntents.Capture(ctx, id, nil) // want `sc.V1PaymentIntents.Capture is called without an idempotency key`
 }
 
 func newClient(ctx context.Context, sc *stripe.Client, cents int64) {

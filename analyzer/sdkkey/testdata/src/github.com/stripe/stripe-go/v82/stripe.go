@@ -56,6 +56,7 @@ type Charge struct{ ID string }
 type Client struct {
 	V1PaymentIntents *v1PaymentIntentService
 	V1Refunds        *v1RefundService
+	V1Customers      *v1CustomerService
 }
 
 func NewClient(key string) *Client { return &Client{} }
@@ -65,6 +66,27 @@ type v1PaymentIntentService struct{}
 func (s *v1PaymentIntentService) Create(ctx context.Context, params *PaymentIntentCreateParams) (*PaymentIntent, error) {
 	return nil, nil
 }
+func (s *v1PaymentIntentService) Update(ctx context.Context, id string, params *PaymentIntentUpdateParams) (*PaymentIntent, error) {
+	return nil, nil
+}
+
+type PaymentIntentUpdateParams struct {
+	Params      `form:"*"`
+	Description *string
+}
+
+type v1CustomerService struct{}
+
+func (s *v1CustomerService) Delete(ctx context.Context, id string, params *CustomerDeleteParams) (*Customer, error) {
+	return nil, nil
+}
+
+type Customer struct{ ID string }
+
+type CustomerDeleteParams struct {
+	Params `form:"*"`
+}
+
 func (s *v1PaymentIntentService) Retrieve(ctx context.Context, id string, params *PaymentIntentParams) (*PaymentIntent, error) {
 	return nil, nil
 }

@@ -14,6 +14,10 @@ func Cancel(id string, params *stripe.PaymentIntentCancelParams) (*stripe.Paymen
 	return nil, nil
 }
 
+func Update(id string, params *stripe.PaymentIntentParams) (*stripe.PaymentIntent, error) {
+	return nil, nil
+}
+
 type Client struct{ Key string }
 
 func (c Client) New(params *stripe.PaymentIntentParams) (*stripe.PaymentIntent, error) {

@@ -1,0 +1,79 @@
+package keymodel
+
+import "github.com/idemcheck/idemcheck/analyzer/config"
+
+// defaults is the built-in model, as data. Package paths ending in "/..."
+// cover sub-packages (and so every major version of a module); Function,
+// Receiver and Field are anchored regular expressions; Receiver "-" means
+// package-level functions only.
+var defaults = mustCompile(config.Config{
+	Sources: []config.Pattern{
+		// The roots: the clock and the entropy source. Functions built on
+		// them (uuid, ulid, ksuid, xid, snowflake, nanoid, prefix helpers)
+		// are inferred when their package is analyzed; the libraries below
+		// are listed as well for when it is not (golangci-lint without
+		// facts, stubbed dependencies).
+		{Package: "time", Function: "Now|Since|Until", Receiver: "-", Kind: "clock"},
+		{Package: "crypto/rand", Function: "Read", Receiver: "-", Kind: "random", Fills: 1},
+		{Package: "crypto/rand", Function: "Int|Prime|Text", Kind: "random"},
+		{Package: "math/rand", Function: "Read", Kind: "random", Fills: 1},
+		{Package: "math/rand", Function: "(Int|Uint|Float|ExpFloat|NormFloat).*|Perm", Kind: "random"},
+		{Package: "math/rand/v2", Function: "(Int|Uint|Float|ExpFloat|NormFloat).*|N|Perm", Kind: "random"},
+
+		{Package: "github.com/google/uuid", Function: "New|NewString|NewRandom|NewV7|NewV6|NewUUID|NewRandomFromReader|NewV7FromReader|NewDCEPerson|NewDCEGroup|NewDCESecurity|NewV4", Receiver: "-", Kind: "random"},
+		{Package: "github.com/gofrs/uuid/...", Function: "NewV1|NewV2|NewV4|NewV6|NewV7|Must1", Kind: "random"},
+		{Package: "github.com/satori/go.uuid", Function: "NewV1|NewV2|NewV4|NewV6|NewV7|Must1", Kind: "random"},
+		{Package: "github.com/oklog/ulid/...", Function: "Make|New|MustNew|MustNewDefault|Now", Receiver: "-", Kind: "random"},
+		{Package: "github.com/rs/xid", Function: "New|NewWithTime", Receiver: "-", Kind: "random"},
+		{Package: "github.com/segmentio/ksuid", Function: "New|NewRandom|NewRandomWithTime", Receiver: "-", Kind: "random"},
+		{Package: "github.com/lithammer/shortuuid/...", Function: "New.*|Generate|Must|MustGenerate", Kind: "random"},
+		{Package: "github.com/teris-io/shortid/...", Function: "New.*|Generate|Must|MustGenerate", Kind: "random"},
+		{Package: "github.com/matoous/go-nanoid/...", Function: "New.*|Generate|Must|MustGenerate", Kind: "random"},
+		{Package: "github.com/jaevor/go-nanoid/...", Function: "New.*|Generate|Must|MustGenerate", Kind: "random"},
+		{Package: "github.com/bwmarrin/snowflake", Function: "Generate", Kind: "counter"},
+		{Package: "github.com/sony/sonyflake/...", Function: "NextID", Kind: "counter"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "NewIdempotencyKey", Kind: "random"},
+	},
+	Barriers: []config.Pattern{
+		{Package: "os", Function: "Getenv|LookupEnv|ReadFile", Receiver: "-"},
+		// Rows read back from the database.
+		{Function: "Scan|ScanRow|ScanRows|StructScan|MapScan|SliceScan|ScanStruct|ScanAll|ScanOne", Receiver: ".+"},
+		{Package: "github.com/georgysavva/scany/...", Function: "Scan.*|Get|Select|GetContext|SelectContext"},
+		{Package: "github.com/jmoiron/sqlx", Function: "Get|Select|GetContext|SelectContext|StructScan|MapScan|SliceScan"},
+		{Package: "github.com/jackc/pgx/...", Function: "Collect.*|RowTo.*|ForEachRow|Values|RawValues|ScanRow"},
+		// Replay-stable workflow APIs: a replayed workflow sees the value
+		// recorded in its history, not a new one.
+		{Package: "go.temporal.io/sdk/workflow", Function: "Now|SideEffect|MutableSideEffect|GetInfo|GetVersion|NewTimer", Receiver: "-"},
+		{Package: "go.uber.org/cadence/workflow", Function: "Now|SideEffect|MutableSideEffect|GetInfo|GetVersion|NewTimer", Receiver: "-"},
+	},
+	Sinks: []config.Pattern{
+		{Package: "github.com/stripe/...", Field: "IdempotencyKey"},
+		{Package: "github.com/stripe/...", Function: "SetIdempotencyKey"},
+		{Package: "github.com/aws/aws-sdk-go-v2/...", Field: "ClientToken|IdempotencyToken|ClientRequestToken|CallerReference|MessageDeduplicationId"},
+		{Package: "github.com/aws/aws-sdk-go/...", Field: "ClientToken|IdempotencyToken|ClientRequestToken|CallerReference|MessageDeduplicationId"},
+	},
+	Operations: []config.Pattern{
+		// stripe-go (package functions like paymentintent.New and the
+		// client's services like sc.V1PaymentIntents.Create).
+		{Package: "github.com/stripe/stripe-go/...", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "Capture.*", Kind: "capture"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "Confirm.*", Kind: "confirm"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "Pay", Kind: "pay"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "Refund.*", Kind: "refund"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "IncrementAuthorization|Charge.*", Kind: "charge"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "Del|Delete.*", Kind: "delete"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "Get|List.*|Search.*|Retrieve.*|Read.*|Iter.*|Preview.*|Upcoming.*|Query.*|All", Kind: "read"},
+		{Package: "github.com/stripe/stripe-go/...", Function: ".*", Kind: "update"},
+	},
+})
+
+func mustCompile(c config.Config) config.Config {
+	for _, list := range [][]config.Pattern{c.Sources, c.Sinks, c.Barriers, c.Operations} {
+		for i := range list {
+			if err := list[i].Compile(); err != nil {
+				panic(err)
+			}
+		}
+	}
+	return c
+}
