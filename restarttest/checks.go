@@ -52,6 +52,9 @@ type expectation struct {
 	endpoints []string // endpoints the clean round called
 	reference bool     // this is the clean round: its counts are the reference
 	resend    bool     // a resend round: two deliveries of one action
+	learned   bool     // a clean round ran before: endpoints is what it called
+	// killLanded is set when the round's kill point was reached.
+	killLanded bool
 }
 
 // runChecks judges a round. Each endpoint the clean round called must see
@@ -178,6 +181,12 @@ func checkEffectOnce(r *Round, exp expectation) Check {
 		}
 	}
 	judgesLocal := len(r.LocalEffects) > 0 && !exp.reference
+	if len(endpoints) == 0 && !judgesLocal && exp.killLanded && !exp.learned {
+		// No clean round to learn from, and the handler killed on its way
+		// never made its effect request.
+		return failed(CheckEffectOnce, []finding{{severity: sevLost, subject: "effect",
+			text: "lost effect (0 effects: no effect request reached the provider)"}})
+	}
 	if len(endpoints) == 0 && !judgesLocal {
 		if len(r.LocalEffects) > 0 {
 			return notApplicable(CheckEffectOnce, "no effect request; the --effect-sql counts of this round are the reference")

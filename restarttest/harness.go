@@ -404,7 +404,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		}
 		return Round{}, &EnvError{Err: err}
 	}
-	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK, resend: kp.Kind == KillResend}
+	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK, resend: kp.Kind == KillResend,
+		learned: h.learnedOK, killLanded: round.KillReached}
 	if !exp.reference {
 		expectLocal(local, h.learned.LocalEffects)
 	}

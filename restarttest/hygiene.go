@@ -56,14 +56,15 @@ func failedOnItsOwn(r Round) error {
 }
 
 // nothingObserved returns an *EnvError when no round of the run saw an
-// effect request and no --effect-sql counts local effects: every verdict
-// would be unearned.
+// effect request or reached its kill point and no --effect-sql counts local
+// effects: every verdict would be unearned. (A plan without a clean round
+// whose kills landed and left no effect request has lost the effect.)
 func (h *harness) nothingObserved(rounds []Round) error {
 	if len(h.cfg.EffectSQL) > 0 {
 		return nil
 	}
 	for _, r := range rounds {
-		if len(r.EffectRequests) > 0 {
+		if len(r.EffectRequests) > 0 || r.KillReached {
 			return nil
 		}
 	}
