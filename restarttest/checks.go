@@ -359,7 +359,8 @@ func finishReport(rep *Report) {
 }
 
 // severityOrder ranks failures: a duplicated or lost effect first.
-var severityOrder = []string{"duplicated", "lost", CheckKeyStable, CheckPayloadFrozen, CheckKeyPresent, CheckAcked}
+var severityOrder = []string{"duplicated", "lost", CheckKeyStable, CheckInFlightConflict, CheckClientScoped, CheckMismatchRejected,
+	CheckReplayIdentical, CheckPayloadFrozen, CheckKeyPresent, CheckKeyRequired, CheckAcked}
 
 // headline is the most serious failure of a round, with its severity.
 func headline(r Round) (int, string) {
@@ -376,7 +377,7 @@ func headline(r Round) (int, string) {
 		// the news, the lost effect its consequence.
 		if acked := byName[CheckAcked]; acked.Name != "" && !acked.Passed {
 			first, _, _ := strings.Cut(acked.Detail, "; ")
-			return 1, "not acknowledged (" + first + ")"
+			return 1, notAcknowledged(first)
 		}
 		return 1, detail
 	}
@@ -391,9 +392,21 @@ func headline(r Round) (int, string) {
 		case CheckKeyStable:
 			return sev, "key drawn in the attempt (" + strings.TrimSuffix(detail, ": key drawn in the attempt") + ")"
 		case CheckAcked:
-			return sev, "not acknowledged (" + detail + ")"
+			if text := notAcknowledged(detail); text == detail {
+				return 1, text // a stuck key: as serious as the loss it causes
+			}
+			return sev, notAcknowledged(detail)
 		}
 		return sev, detail
 	}
 	return len(severityOrder), "failed"
+}
+
+// notAcknowledged is the summary of an acked failure; a key stuck in
+// processing is named as such, not as a bare "not acknowledged".
+func notAcknowledged(detail string) string {
+	if strings.HasPrefix(detail, "key ") && strings.Contains(detail, "stuck in processing") {
+		return detail
+	}
+	return "not acknowledged (" + detail + ")"
 }

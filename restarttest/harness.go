@@ -38,6 +38,19 @@ type Config struct {
 	// Notice, when set, receives one-line notices about the run (a handler
 	// asked the database proxy for TLS).
 	Notice func(string)
+
+	// ClientKey makes idemcheck the API's client under the Idempotency-Key
+	// contract (with an http:// DeliverURL); see clientkey.go.
+	ClientKey       bool
+	ClientKeyHeader string   // default Idempotency-Key
+	ClientHeaders   []string // "Name: Value", one per client; the first is used for ordinary deliveries
+	RequireKey      bool     // a request without the key must be refused
+
+	// Broker delivery (an amqp:// or nats:// DeliverURL); see broker.go.
+	Queue       string        // AMQP queue (default: fresh per run)
+	Subject     string        // NATS subject (default: fresh per run)
+	AckWait     time.Duration // NATS AckWait; the AMQP idle window (default 1s)
+	AllowRemote bool          // a broker that is not on loopback
 }
 
 // EnvError is a harness or environment failure (handler not found, database
@@ -85,7 +98,8 @@ type harness struct {
 	roundMu    sync.Mutex
 	round      *roundState
 	deliverSrv *server
-	marker     string // NAME=VALUE put in every handler's environment
+	transport  transport // how messages reach the handler, when not stdin or a plain POST
+	marker     string    // NAME=VALUE put in every handler's environment
 }
 
 // runMarkerEnv marks the environment of every handler process, so that what
@@ -95,7 +109,7 @@ const runMarkerEnv = "IDEMCHECK_RUN_ID"
 // Run executes the run described by cfg. A harness or environment failure is
 // returned as an *EnvError (or the context's error); failed checks are not
 // errors, they are in the Report.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	cfg.withDefaults()
 	if err := supported(); err != nil {
 		return nil, &EnvError{Err: err}
@@ -150,19 +164,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		defer h.model.close()
 	}
 	h.env = h.handlerEnv()
-	if cfg.DeliverURL != "" {
+	if h.transport, err = h.openTransport(ctx); err != nil {
+		return nil, err
+	}
+	if h.transport != nil {
+		defer func() {
+			if cerr := h.transport.close(); cerr != nil && retErr == nil {
+				rep, retErr = nil, cerr
+			}
+		}()
+	} else if cfg.DeliverURL != "" {
 		if h.deliverSrv, err = newServer(cfg.Handler, cfg.DeliverURL, h.env); err != nil {
 			return nil, &EnvError{Err: err}
 		}
 		defer h.deliverSrv.stop()
 	}
 
-	rep := &Report{
+	rep = &Report{
 		Version: ReportVersion,
 		Handler: cfg.Handler,
-		Deliver: cfg.DeliverURL,
+		Deliver: RedactURL(cfg.DeliverURL),
 		Schema:  db.schema,
 		Kept:    cfg.Keep,
+	}
+	if h.transport != nil {
+		h.transport.describe(rep)
 	}
 	plan, random := h.initialPlan()
 	if random {
@@ -322,15 +348,19 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	if kp.Kind == KillConcurrent {
 		deliveries = kp.N
 	}
-	var wg sync.WaitGroup
-	for d := 1; d <= deliveries; d++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rs.deliverUntilAcked(ctx, d)
-		}()
+	if h.transport != nil {
+		h.transport.deliver(ctx, rs, deliveries)
+	} else {
+		var wg sync.WaitGroup
+		for d := 1; d <= deliveries; d++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rs.deliverUntilAcked(ctx, d)
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 	if h.deliverSrv != nil {
 		h.deliverSrv.stop()
 	}
@@ -351,6 +381,11 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		round.ModelCalls = h.model.callCount()
 	}
 	round.Checks = runChecks(&round, h.learned.Endpoints)
+	if h.transport != nil {
+		if err := h.transport.judge(ctx, rs, &round); err != nil {
+			return Round{}, err
+		}
+	}
 	round.Passed = allPassed(round.Checks)
 	if err := h.environmentFailure(index, round); err != nil {
 		return Round{}, err
