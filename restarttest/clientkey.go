@@ -321,6 +321,8 @@ func (a answer) completed() bool {
 // deliveryText says how the message reached the handler, for the header.
 func deliveryText(rep *Report) string {
 	switch {
+	case rep.Broker != "":
+		return "published to " + rep.Broker
 	case rep.Deliver == "":
 		return "message on stdin"
 	case rep.ClientKey != "":

@@ -17,6 +17,7 @@ type Report struct {
 	Handler      string  `json:"handler"`
 	Deliver      string  `json:"deliver,omitempty"`
 	ClientKey    string  `json:"client_key_header,omitempty"` // --client-key: the key's header
+	Broker       string  `json:"broker,omitempty"`            // broker delivery: the queue or consumer
 	Schema       string  `json:"schema"`
 	Kept         bool    `json:"schema_kept"`
 	Seed         *int64  `json:"seed,omitempty"`
