@@ -99,6 +99,9 @@ func amqpConfig(t *testing.T, handler string) Config {
 // Every default kill point on the intent consumer: the broker redelivers
 // after each kill and the charge happens once.
 func TestBrokerIntentConsumersPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default plan on two brokers: long")
+	}
 	cases := map[string]func(*testing.T) Config{
 		"amqp": func(t *testing.T) Config { return amqpConfig(t, consumer(t, "amqp")+" -key intent") },
 		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent") },

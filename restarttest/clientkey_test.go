@@ -61,7 +61,12 @@ func apiServer(t *testing.T, name string) string {
 
 func TestAPIRightPasses(t *testing.T) {
 	t.Parallel()
-	rep := run(t, apiConfig(t, "right"))
+	cfg := apiConfig(t, "right")
+	if testing.Short() {
+		// The rounds with probes; the kill matrix runs without -short.
+		cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2}}
+	}
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictPass {
 		t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
