@@ -12,6 +12,7 @@ require (
 	github.com/nyaruka/phonenumbers v1.8.1
 	github.com/owenrumney/go-sarif/v3 v3.3.1
 	github.com/rabbitmq/amqp091-go v1.16.0
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	go.yaml.in/yaml/v3 v3.0.6
