@@ -44,6 +44,14 @@ type RestartTestOptions struct {
 	Keep             bool
 	Format           string
 
+	ClientKey       bool
+	ClientKeyHeader string
+	ClientHeaders   []string
+	RequireKey      bool
+	Queue           string
+	Subject         string
+	AckWait         time.Duration
+
 	// Context, when set, replaces the interrupt-aware background context.
 	Context context.Context
 }
@@ -119,6 +127,13 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a database that is not on loopback or a unix socket")
 	f.BoolVar(&opts.Keep, "keep", false, "keep the schema after the run, to inspect it")
 	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	f.BoolVar(&opts.ClientKey, "client-key", false, "act as the API's client: a fresh Idempotency-Key per request, the same on every retry, and probe the contract (http:// --deliver)")
+	f.StringVar(&opts.ClientKeyHeader, "client-key-header", "Idempotency-Key", "name of the key header sent with --client-key")
+	f.StringArrayVar(&opts.ClientHeaders, "client-header", nil, "'Name: Value' naming one client, repeatable; the first is sent with every delivery")
+	f.BoolVar(&opts.RequireKey, "require-key", false, "with --client-key: a request without the key must be refused with 400")
+	f.StringVar(&opts.Queue, "queue", "", "RabbitMQ queue for an amqp:// --deliver (default: a fresh name per run)")
+	f.StringVar(&opts.Subject, "subject", "", "NATS subject for a nats:// --deliver (default: a fresh subject per run)")
+	f.DurationVar(&opts.AckWait, "ack-wait", time.Second, "broker delivery: NATS AckWait, and how long an idle RabbitMQ consumer may hold the message unacknowledged")
 	return cmd
 }
 
@@ -281,8 +296,8 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 	if cfg.Fault, err = restarttest.ParseProviderFault(opts.ProviderFault); err != nil {
 		return cfg, UsageErrorf("--provider-fault: %v", err)
 	}
-	if opts.Deliver != "" && !strings.HasPrefix(opts.Deliver, "http://") {
-		return cfg, UsageErrorf("bad --deliver URL %q: want http://127.0.0.1:PORT/path", opts.Deliver)
+	if err := deliveryConfig(opts, &cfg); err != nil {
+		return cfg, err
 	}
 	dsn, fromEnv := opts.DSN, opts.DSN != ""
 	if !fromEnv {

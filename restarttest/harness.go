@@ -47,6 +47,19 @@ type Config struct {
 	// Notice, when set, receives one-line notices about the run (a handler
 	// asked the database proxy for TLS).
 	Notice func(string)
+
+	// ClientKey makes idemcheck the API's client under the Idempotency-Key
+	// contract (with an http:// DeliverURL); see clientkey.go.
+	ClientKey       bool
+	ClientKeyHeader string   // default Idempotency-Key
+	ClientHeaders   []string // "Name: Value", one per client; the first is used for ordinary deliveries
+	RequireKey      bool     // a request without the key must be refused
+
+	// Broker delivery (an amqp:// or nats:// DeliverURL); see broker.go.
+	Queue       string        // AMQP queue (default: fresh per run)
+	Subject     string        // NATS subject (default: fresh per run)
+	AckWait     time.Duration // NATS AckWait; the AMQP idle window (default 1s)
+	AllowRemote bool          // a broker that is not on loopback
 }
 
 // EnvError is a harness or environment failure (handler not found, database
@@ -100,6 +113,7 @@ type harness struct {
 	roundMu    sync.Mutex
 	round      *roundState
 	deliverSrv *server
+	transport  transport      // how messages reach the handler, when not stdin or a plain POST
 	marker     string         // NAME=VALUE put in every handler's environment
 	envelope   []envelopeSpan // the transport's ids in the message
 }
@@ -113,7 +127,7 @@ const runMarkerEnv = "IDEMCHECK_RUN_ID"
 // errors, they are in the Report. When the handler itself is the reason
 // (it fails without any kill, or gives nothing to judge) the Report of the
 // rounds run so far comes with the error.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	cfg.withDefaults()
 	if err := supported(); err != nil {
 		return nil, &EnvError{Err: err}
@@ -167,19 +181,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		defer h.model.close()
 	}
 	h.env = h.handlerEnv()
-	if cfg.DeliverURL != "" {
+	if h.transport, err = h.openTransport(ctx); err != nil {
+		return nil, err
+	}
+	if h.transport != nil {
+		defer func() {
+			if cerr := h.transport.close(); cerr != nil && retErr == nil {
+				rep, retErr = nil, cerr
+			}
+		}()
+	} else if cfg.DeliverURL != "" {
 		if h.deliverSrv, err = newServer(cfg.Handler, cfg.DeliverURL, h.env); err != nil {
 			return nil, &EnvError{Err: err}
 		}
 		defer h.deliverSrv.stop()
 	}
 
-	rep := &Report{
+	rep = &Report{
 		Version: ReportVersion,
 		Handler: cfg.Handler,
-		Deliver: cfg.DeliverURL,
+		Deliver: RedactURL(cfg.DeliverURL),
 		Schema:  db.schema,
 		Kept:    cfg.Keep,
+	}
+	if h.transport != nil {
+		h.transport.describe(rep)
 	}
 	if h.resendApplies() {
 		for _, e := range h.envelope {
@@ -368,13 +394,16 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		h.model.reset()
 	}
 
-	if kp.Kind == KillResend {
+	switch {
+	case kp.Kind == KillResend:
 		if err := rs.prepareResend(); err != nil {
 			return Round{}, &EnvError{Err: err}
 		}
 		defer rs.cleanupResend()
 		rs.deliverResend(ctx)
-	} else {
+	case h.transport != nil:
+		h.transport.deliver(ctx, rs, rs.deliveries())
+	default:
 		rs.deliverAll(ctx)
 	}
 	if h.deliverSrv != nil {
@@ -411,6 +440,11 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	}
 	round.LocalEffects = local
 	round.Checks = runChecks(&round, exp)
+	if h.transport != nil {
+		if err := h.transport.judge(ctx, rs, &round); err != nil {
+			return Round{}, err
+		}
+	}
 	round.Passed = allPassed(round.Checks)
 	if err := h.environmentFailure(index, round); err != nil {
 		return Round{}, err

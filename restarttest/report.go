@@ -16,9 +16,12 @@ type Report struct {
 	Summary string `json:"summary"` // the last line of the text output
 	Handler string `json:"handler"`
 	Deliver string `json:"deliver,omitempty"`
-	Schema  string `json:"schema"`
-	Kept    bool   `json:"schema_kept"`
-	Seed    *int64 `json:"seed,omitempty"`
+	// ClientKey is the key's header under --client-key.
+	ClientKey string `json:"client_key_header,omitempty"`
+	Broker    string `json:"broker,omitempty"` // broker delivery: the queue or consumer
+	Schema    string `json:"schema"`
+	Kept      bool   `json:"schema_kept"`
+	Seed      *int64 `json:"seed,omitempty"`
 	// EnvelopeFields are the message's transport ids the resend round
 	// renews; empty when there is no resend round.
 	EnvelopeFields []string `json:"envelope_fields,omitempty"`
@@ -64,6 +67,9 @@ type Round struct {
 	// LocalEffects are the --effect-sql counts after the round.
 	LocalEffects []LocalEffect `json:"local_effects,omitempty"`
 	Checks       []Check       `json:"checks"`
+	// Probes are the requests idemcheck sent as the API's client to test
+	// the Idempotency-Key contract (--client-key); not attempts.
+	Probes []Probe `json:"probes,omitempty"`
 }
 
 // Attempt outcomes.
@@ -77,22 +83,26 @@ const (
 
 // Attempt is one delivery attempt of the message.
 type Attempt struct {
-	Delivery    int    `json:"delivery"` // 1, or 1..N in concurrent rounds
-	Index       int    `json:"attempt"`  // 1 is the first delivery, 2.. are redeliveries
-	StartMS     int64  `json:"start_ms"` // since the round started
-	DurationMS  int64  `json:"duration_ms"`
-	Outcome     string `json:"outcome"`
-	ExitCode    *int   `json:"exit_code,omitempty"`   // stdin mode
-	Signal      string `json:"signal,omitempty"`      // the signal that ended the handler
-	HTTPStatus  int    `json:"http_status,omitempty"` // --deliver mode
-	KilledAt    string `json:"killed_at,omitempty"`   // kill point or "timeout"
-	FaultAt     string `json:"fault_at,omitempty"`    // db-commit-lost:N: the commit's reply was dropped, the handler not killed
-	Writes      int    `json:"writes"`
-	Error       string `json:"error,omitempty"`
-	Stdout      string `json:"stdout_tail,omitempty"`
-	Stderr      string `json:"stderr_tail,omitempty"`
-	StdoutBytes int64  `json:"stdout_bytes"`
-	StderrBytes int64  `json:"stderr_bytes"`
+	Delivery   int    `json:"delivery"` // 1, or 1..N in concurrent rounds
+	Index      int    `json:"attempt"`  // 1 is the first delivery, 2.. are redeliveries
+	StartMS    int64  `json:"start_ms"` // since the round started
+	DurationMS int64  `json:"duration_ms"`
+	Outcome    string `json:"outcome"`
+	ExitCode   *int   `json:"exit_code,omitempty"`   // stdin mode
+	Signal     string `json:"signal,omitempty"`      // the signal that ended the handler
+	HTTPStatus int    `json:"http_status,omitempty"` // --deliver mode
+	// IdempotencyKey is the key idemcheck sent as the API's client
+	// (--client-key); Response is the answer's body (capped).
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	Response       string `json:"response,omitempty"`
+	KilledAt       string `json:"killed_at,omitempty"` // kill point or "timeout"
+	FaultAt        string `json:"fault_at,omitempty"`  // db-commit-lost:N: the commit's reply was dropped, the handler not killed
+	Writes         int    `json:"writes"`
+	Error          string `json:"error,omitempty"`
+	Stdout         string `json:"stdout_tail,omitempty"`
+	Stderr         string `json:"stderr_tail,omitempty"`
+	StdoutBytes    int64  `json:"stdout_bytes"`
+	StderrBytes    int64  `json:"stderr_bytes"`
 }
 
 // Acked reports whether the attempt acknowledged the message.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 )
 
 // The resend round: the publisher sends the same business message again
@@ -11,12 +12,19 @@ import (
 // after the first was acknowledged, under fresh transport ids. A key taken
 // from the transport's message id gives the same action a second key.
 
-// resendApplies is the hook that decides whether the run has a resend
-// round: only when the message has an envelope field to renew. When the
-// client owns the operation's identity (an HTTP API tested with a client
-// key, issue 12's --client-key) a re-send under a new key is a new
-// operation by contract: that mode must return false here.
+// resendApplies decides whether the run has a resend round: only when the
+// message has an envelope field to renew. When the client owns the
+// operation's identity (--client-key) a re-send under a new key is a new
+// operation by contract: no resend round.
 func (h *harness) resendApplies() bool {
+	if h.cfg.ClientKey {
+		return false
+	}
+	// A broker transport publishes the original message only; publishing
+	// rs.message(2) for the resend round is its part to add.
+	if h.cfg.DeliverURL != "" && !strings.HasPrefix(strings.ToLower(h.cfg.DeliverURL), "http://") {
+		return false
+	}
 	return len(h.envelope) > 0
 }
 
@@ -24,7 +32,13 @@ func (h *harness) resendApplies() bool {
 // renew.
 func (h *harness) checkResendPlan() error {
 	for _, k := range h.cfg.KillPoints {
-		if k.Kind == KillResend && !h.resendApplies() {
+		switch {
+		case k.Kind != KillResend || h.resendApplies():
+		case h.cfg.ClientKey:
+			return errors.New("--kill-at resend does not apply with --client-key: the client owns the operation's key, and a re-send under a new key is a new operation")
+		case len(h.envelope) > 0:
+			return errors.New("--kill-at resend is not supported with broker delivery yet: use stdin or --deliver http://")
+		default:
 			return errors.New("--kill-at resend: the message has no envelope field to renew (message_id, messageId, MessageId, event_id, eventId or id at the top level); name one with --envelope-field PATH")
 		}
 	}

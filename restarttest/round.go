@@ -234,14 +234,19 @@ func (rs *roundState) responded(r *EffectRequest) {
 	}
 }
 
+// deliveries is how many deliveries of the message the round starts at
+// once: N in a concurrent round, else one.
+func (rs *roundState) deliveries() int {
+	if rs.kp.Kind == KillConcurrent {
+		return rs.kp.N
+	}
+	return 1
+}
+
 // deliverAll runs the round's deliveries, N at once in a concurrent round.
 func (rs *roundState) deliverAll(ctx context.Context) {
-	deliveries := 1
-	if rs.kp.Kind == KillConcurrent {
-		deliveries = rs.kp.N
-	}
 	var wg sync.WaitGroup
-	for d := 1; d <= deliveries; d++ {
+	for d := 1; d <= rs.deliveries(); d++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -13,10 +13,38 @@ const (
 	sevDuplicated = iota
 	sevLost
 	sevKeyDrift
+	sevInFlight
+	sevClientScoped
+	sevMismatch
+	sevReplay
 	sevPayloadDrift
 	sevKeyMissing
+	sevKeyRequired
 	sevNotAcked
 )
+
+// contractSeverity ranks the Idempotency-Key contract's checks (--client-key),
+// which state their failure in their detail.
+var contractSeverity = map[string]int{
+	CheckInFlightConflict: sevInFlight,
+	CheckClientScoped:     sevClientScoped,
+	CheckMismatchRejected: sevMismatch,
+	CheckReplayIdentical:  sevReplay,
+	CheckKeyRequired:      sevKeyRequired,
+}
+
+// findingsOf are a check's findings; a failed check that states its
+// failure only in its detail is one finding.
+func findingsOf(c Check) []finding {
+	if len(c.findings) > 0 || !c.Failed() {
+		return c.findings
+	}
+	sev, ok := contractSeverity[c.Name]
+	if !ok {
+		sev = sevNotAcked
+	}
+	return []finding{{severity: sev, subject: c.Name, text: c.Name + ": " + c.Detail}}
+}
 
 // finding is one failure a check saw. subject tells failures of one
 // severity apart (an endpoint, an --effect-sql query), so the summary names
@@ -74,7 +102,7 @@ func distinctFailures(rounds []Round) []*summaryEntry {
 	var out []*summaryEntry
 	for _, r := range rounds {
 		for _, c := range r.Checks {
-			for _, f := range c.findings {
+			for _, f := range findingsOf(c) {
 				key := fmt.Sprintf("%d\x00%s", f.severity, f.subject)
 				e := byKey[key]
 				if e == nil {

@@ -49,10 +49,7 @@ func (t *textWriter) line(format string, args ...any) {
 
 func (t *textWriter) header(rep *Report) {
 	st := t.st
-	mode := "message on stdin"
-	if rep.Deliver != "" {
-		mode = "POST " + rep.Deliver
-	}
+	mode := deliveryText(rep)
 	t.line("%s %s %s", st.Title.Render("restart-test"), st.Code.Render(rep.Handler), st.Muted.Render("("+mode+")"))
 	kept := ""
 	if rep.Kept {
@@ -132,6 +129,7 @@ func (t *textWriter) round(r Round) {
 	if concurrent {
 		t.line("  %s", st.Muted.Render(plural(r.Writes, "committed write")+" in the round"))
 	}
+	t.probes(r)
 	if r.EscapedProcesses > 0 {
 		t.line("  %s", st.Warn.Render(fmt.Sprintf("%s left outside the handler's process group (setsid, daemon): killed", plural(r.EscapedProcesses, "process"))))
 	}

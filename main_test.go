@@ -1,0 +1,222 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/idemcheck/idemcheck/internal/docexample"
+)
+
+// The script tests run the idemcheck binary the way users do: testscript
+// re-executes this test binary as `idemcheck` (so its own main runs, and
+// lint's go vet callback reaches the vet tool in it).
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"idemcheck": main})
+}
+
+// docFiles are the documents whose ```sh commands must all run in a script.
+func docFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"README.md"}, files...)
+}
+
+// docCommands indexes every documented command by its text.
+func docCommands(t testing.TB) map[string][]docexample.Command {
+	t.Helper()
+	index := map[string][]docexample.Command{}
+	for _, f := range docFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds, err := docexample.Parse(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cmds {
+			index[c.Text] = append(index[c.Text], c)
+		}
+	}
+	return index
+}
+
+// TestScripts runs testdata/script/*.txtar. Their working directory is the
+// repository root, where the documented commands run.
+func TestScripts(t *testing.T) {
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := docCommands(t)
+	goEnv := goEnvironment(t)
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			env.Cd = root
+			env.Vars = append(env.Vars, goEnv...)
+			// The restart-test examples use the test database when there is
+			// one, and otherwise start their own PostgreSQL, as documented.
+			if dsn := os.Getenv("IDEMCHECK_TEST_DATABASE"); dsn != "" {
+				env.Vars = append(env.Vars, "DATABASE_URL="+dsn)
+			}
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "pg" {
+				return havePostgres(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"doc": func(ts *testscript.TestScript, neg bool, args []string) { runDoc(ts, neg, args, index) },
+		},
+	})
+}
+
+// runDoc implements `doc [-exit=N] 'COMMAND'`: COMMAND must be a command shown
+// in README.md or docs/*.md; it runs with sh -c from the repository root, must
+// exit 0 (1 after !, or N), and its stdout must match the output every
+// document shows for it. `export NAME=VALUE` sets a variable for the rest of
+// the script instead.
+func runDoc(ts *testscript.TestScript, neg bool, args []string, index map[string][]docexample.Command) {
+	want := 0
+	if neg {
+		want = 1
+	}
+	if len(args) > 0 && strings.HasPrefix(args[0], "-exit=") {
+		n, err := strconv.Atoi(strings.TrimPrefix(args[0], "-exit="))
+		ts.Check(err)
+		want, args = n, args[1:]
+	}
+	text := docexample.Normalize(strings.Join(args, " "))
+	shown, ok := index[text]
+	if !ok {
+		ts.Fatalf("doc: %q is not shown in README.md or docs/*.md; if the docs changed it, change this script to match", text)
+	}
+	if name, value, ok := strings.Cut(strings.TrimPrefix(text, "export "), "="); ok && strings.HasPrefix(text, "export ") && !strings.ContainsAny(name, " $") {
+		ts.Setenv(name, value)
+		return
+	}
+	err := ts.Exec("sh", "-c", text)
+	code := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("doc: %v", err)
+	}
+	if code != want {
+		ts.Fatalf("doc: exit %d, want %d", code, want)
+	}
+	stdout := ts.ReadFile("stdout")
+	for _, c := range shown {
+		if c.HasOut && !docexample.Match(c.Output, stdout) {
+			ts.Fatalf("doc: the output differs from %s:%d's; it shows:\n%s\n\nthe command printed:\n%s", c.File, c.Line, c.Output, stdout)
+		}
+	}
+}
+
+// havePostgres reports whether restart-test can reach a database: the test
+// database, or server binaries to start its own (as the docs say).
+func havePostgres() bool {
+	if os.Getenv("IDEMCHECK_TEST_DATABASE") != "" {
+		return true
+	}
+	if _, err := exec.LookPath("initdb"); err == nil {
+		return true
+	}
+	found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
+	return len(found) > 0
+}
+
+var (
+	goEnvOnce sync.Once
+	goEnvVars []string
+	goEnvErr  error
+)
+
+// goEnvironment is the go command's configuration, which scripts need to
+// run go (their HOME is not a real one): the same build and module caches.
+func goEnvironment(t testing.TB) []string {
+	goEnvOnce.Do(func() {
+		names := []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GOSUMDB", "GOFLAGS", "GOTOOLCHAIN", "GONOSUMDB", "GOPRIVATE", "GOINSECURE"}
+		out, err := exec.Command("go", append([]string{"env", "-json"}, names...)...).Output()
+		if err != nil {
+			goEnvErr = fmt.Errorf("go env: %v", err)
+			return
+		}
+		var vals map[string]string
+		if goEnvErr = json.Unmarshal(out, &vals); goEnvErr != nil {
+			return
+		}
+		for _, n := range names {
+			if v := vals[n]; v != "" {
+				goEnvVars = append(goEnvVars, n+"="+v)
+			}
+		}
+	})
+	if goEnvErr != nil {
+		t.Fatal(goEnvErr)
+	}
+	return goEnvVars
+}
+
+// notRun are the documented commands no script runs, each with the reason.
+// Keep it short: a command here can drift without failing the build.
+var notRun = map[string]string{
+	"go test ./...": "it is this test suite",
+	"bash .ci/run":  "it is CI itself",
+	"go install github.com/idemcheck/idemcheck@latest": "needs a published release and the network",
+	"golangci-lint custom":   "needs golangci-lint and the network",
+	"./custom-gcl run ./...": "needs the binary golangci-lint custom builds",
+	"bash derive/bench/hmac_share.sh": "a 15 s CPU profile of the benchmarks, run by hand",
+}
+
+// TestEveryDocCommandRuns fails when a command shown in README.md or
+// docs/*.md is run by no script in testdata/script (see docs/CONTRIBUTING.md).
+func TestEveryDocCommandRuns(t *testing.T) {
+	run := map[string]bool{}
+	scripts, err := filepath.Glob(filepath.Join("testdata", "script", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range scripts {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range docexample.ScriptCommands(data) {
+			run[c] = true
+		}
+	}
+	index := docCommands(t)
+	var missing []string
+	for text, shown := range index {
+		if !run[text] && notRun[text] == "" {
+			missing = append(missing, fmt.Sprintf("%s:%d: %s", shown[0].File, shown[0].Line, text))
+		}
+	}
+	slices.Sort(missing)
+	for _, m := range missing {
+		t.Errorf("no script in testdata/script runs %s", m)
+	}
+	for text := range notRun {
+		if _, ok := index[text]; !ok {
+			t.Errorf("notRun lists %q, which no document shows any more: remove it", text)
+		}
+	}
+}

@@ -1,0 +1,344 @@
+package restarttest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// brokerOps is what differs between RabbitMQ and NATS JetStream: publishing,
+// asking the broker what is still pending, and cleaning up.
+type brokerOps interface {
+	// where names the queue or consumer, for messages and the report.
+	where() string
+	// env is the broker part of the handler's environment.
+	env() []string
+	// reset empties the queue or consumer between rounds.
+	reset(ctx context.Context) error
+	publish(ctx context.Context, body []byte, messageID string) error
+	// pending asks the broker what is not acknowledged yet.
+	pending(ctx context.Context) (brokerPending, error)
+	// remove deletes what the run created and checks nothing is left.
+	remove(ctx context.Context) error
+}
+
+// brokerPending is the broker's view of the round's messages.
+type brokerPending struct {
+	ready    int // waiting for a consumer
+	unacked  int // delivered, not acknowledged (-1: this broker cannot tell while its consumer lives)
+	rejected int // dead-lettered: rejected without requeue
+}
+
+func (p brokerPending) settled() bool { return p.ready == 0 && p.unacked <= 0 }
+
+func (p brokerPending) String() string {
+	switch {
+	case p.rejected > 0:
+		return fmt.Sprintf("the consumer rejected the message (%d dead-lettered)", p.rejected)
+	case p.unacked > 0:
+		return fmt.Sprintf("the broker still waits for an acknowledgement (%d unacknowledged, %d ready)", p.unacked, p.ready)
+	}
+	return fmt.Sprintf("the broker still holds the message (%d ready)", p.ready)
+}
+
+// brokerTransport runs the handler as a long-running consumer: idemcheck
+// publishes, the broker delivers, a kill closes the consumer's connection
+// and the broker redelivers to the consumer started next. Whether a message
+// was acknowledged is what the broker says; idemcheck never acks.
+type brokerTransport struct {
+	h   *harness
+	ops brokerOps
+	url string
+	// idle is how long the handler must be quiet, with nothing ready on
+	// the broker, before the round is over.
+	idle time.Duration
+}
+
+func newBrokerTransport(h *harness, ops brokerOps, rawURL string, idle time.Duration) *brokerTransport {
+	h.env = append(h.env, ops.env()...)
+	return &brokerTransport{h: h, ops: ops, url: rawURL, idle: idle}
+}
+
+func (b *brokerTransport) describe(rep *Report) { rep.Broker = b.ops.where() }
+
+func (b *brokerTransport) close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := b.ops.remove(ctx); err != nil {
+		return &EnvError{Err: err}
+	}
+	return nil
+}
+
+func (b *brokerTransport) judge(context.Context, *roundState, *Round) error { return nil }
+
+// deliver publishes the message once per delivery and runs one consumer
+// per delivery until the broker has nothing pending and the handler is
+// quiet, restarting a consumer that died (killed, crashed) after the
+// backoff, up to the attempts.
+func (b *brokerTransport) deliver(ctx context.Context, rs *roundState, deliveries int) {
+	if err := b.ops.reset(ctx); err != nil {
+		rs.envErr(&EnvError{Err: err})
+		return
+	}
+	id := messageID(rs.h.cfg.Message)
+	for d := 0; d < deliveries; d++ {
+		if err := b.ops.publish(ctx, rs.h.cfg.Message, id); err != nil {
+			rs.envErr(&EnvError{Err: err})
+			return
+		}
+	}
+	// A wave runs the consumers until the broker has nothing pending and
+	// the handler is quiet. RabbitMQ cannot tell an idle consumer that
+	// holds the message from one that acknowledged it: once the consumers
+	// are stopped, a message back in the queue starts another wave.
+	next := make([]int, deliveries)
+	for d := range next {
+		next[d] = 1
+	}
+	for ctx.Err() == nil {
+		last := b.wave(ctx, rs, next)
+		p, err := b.finalPending(ctx)
+		if err != nil {
+			rs.envErr(&EnvError{Err: err})
+			return
+		}
+		more := false
+		for d, a := range last {
+			if a == nil {
+				continue
+			}
+			if !p.settled() && a.rec.Outcome == OutcomeAcked {
+				a.rec.Outcome, a.rec.Error = OutcomeFailed, p.String()
+			}
+			more = more || next[d] <= rs.h.cfg.MaxAttempts
+		}
+		if p.settled() || !more {
+			return
+		}
+	}
+}
+
+// wave runs one consumer per delivery until the round settles or their
+// attempts run out, and returns each delivery's last attempt.
+func (b *brokerTransport) wave(ctx context.Context, rs *roundState, next []int) []*attemptRun {
+	settled := make(chan struct{})
+	stopWatch := make(chan struct{})
+	var watch sync.WaitGroup
+	watch.Add(1)
+	go func() {
+		defer watch.Done()
+		b.watch(ctx, rs, settled, stopWatch)
+	}()
+	var wg sync.WaitGroup
+	last := make([]*attemptRun, len(next))
+	for d := range next {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			last[d] = b.consume(ctx, rs, d+1, &next[d], settled)
+		}()
+	}
+	wg.Wait()
+	close(stopWatch)
+	watch.Wait()
+	return last
+}
+
+// finalPending asks the broker once the consumers are gone: it waits until
+// the broker no longer counts a consumer (so the messages a killed one held
+// are back), then looks a few times more, since a closed connection's
+// messages return asynchronously.
+func (b *brokerTransport) finalPending(ctx context.Context) (brokerPending, error) {
+	deadline := time.Now().Add(2 * time.Second)
+	var p brokerPending
+	var err error
+	for p.unacked = -1; p.unacked < 0 && time.Now().Before(deadline); {
+		if p, err = b.ops.pending(ctx); err != nil {
+			return p, err
+		}
+		if p.unacked < 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for i := 0; i < 3 && p.settled(); i++ {
+		time.Sleep(20 * time.Millisecond)
+		if p, err = b.ops.pending(ctx); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// consume runs delivery d's consumer until the round settles or its
+// attempts run out, and returns its last attempt. *next is the number of
+// the delivery's next attempt.
+func (b *brokerTransport) consume(ctx context.Context, rs *roundState, d int, next *int, settled <-chan struct{}) *attemptRun {
+	armable := rs.kp.Kind != KillNone && rs.kp.Kind != KillConcurrent
+	backoff := rs.h.cfg.Backoff << max(*next-2, 0)
+	var a *attemptRun
+	for ; *next <= rs.h.cfg.MaxAttempts; *next++ {
+		i := *next
+		if i > 1 {
+			select {
+			case <-time.After(backoff):
+			case <-settled:
+				return a
+			case <-ctx.Done():
+				return a
+			}
+			backoff *= 2
+		}
+		a = &attemptRun{armed: armable && !rs.killLanded()}
+		a.rec.Delivery, a.rec.Index = d, i
+		rs.mu.Lock()
+		rs.attempts = append(rs.attempts, a)
+		rs.mu.Unlock()
+		if b.runConsumer(ctx, rs, a, settled) || ctx.Err() != nil {
+			*next++
+			return a
+		}
+	}
+	return a
+}
+
+// runConsumer starts the consumer and waits until it dies or the round
+// settles; it reports whether the round settled.
+func (b *brokerTransport) runConsumer(ctx context.Context, rs *roundState, a *attemptRun, settled <-chan struct{}) bool {
+	started := time.Now()
+	rs.begin(a)
+	defer rs.end(a, started)
+	p, err := startGroup(rs.h.cfg.Handler, rs.h.env, nil)
+	if err != nil {
+		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
+		return false
+	}
+	a.mu.Lock()
+	a.killFn, a.group = p.kill, p.pgid
+	pending := a.killedAt != ""
+	a.mu.Unlock()
+	if pending {
+		p.kill()
+	}
+	timeout := time.NewTimer(rs.h.cfg.Timeout)
+	defer timeout.Stop()
+	var delay <-chan time.Time
+	if a.armed && rs.kp.Kind == KillTime {
+		t := time.NewTimer(rs.kp.Delay)
+		defer t.Stop()
+		delay = t.C
+	}
+	done := false
+	for !done {
+		select {
+		case <-p.exited:
+			done = true
+		case <-settled:
+			// The broker has nothing pending: the consumer's work is over.
+			p.kill()
+			<-p.done
+			b.record(a, p)
+			a.rec.Outcome = OutcomeAcked
+			return true
+		case <-delay:
+			a.fire(rs.kp.String())
+			delay = nil
+		case <-timeout.C:
+			a.fire("timeout")
+		case <-ctx.Done():
+			a.fire("interrupted")
+			done = true
+		}
+	}
+	<-p.done
+	b.record(a, p)
+	rs.settle(a, false)
+	if a.rec.KilledAt == "" && a.rec.Error == "" {
+		a.rec.Error = "the consumer exited"
+		if code := p.exitCode(); code >= 0 {
+			a.rec.Error = fmt.Sprintf("the consumer exited (exit %d)", code)
+		}
+	}
+	return false
+}
+
+func (b *brokerTransport) record(a *attemptRun, p *groupProcess) {
+	a.mu.Lock()
+	a.rec.KilledAt = a.killedAt
+	a.rec.Writes = a.writes
+	a.mu.Unlock()
+	a.rec.Stdout, a.rec.StdoutBytes = p.stdout.String(), p.stdout.Total()
+	a.rec.Stderr, a.rec.StderrBytes = p.stderr.String(), p.stderr.Total()
+	if p.wasKilled() {
+		return // stopped by idemcheck: its exit status says nothing
+	}
+	code := p.exitCode()
+	if a.rec.Signal = p.signal(); a.rec.Signal == "" {
+		a.rec.ExitCode = &code
+	}
+}
+
+// watch closes settled once the broker reports nothing pending and the
+// handler has been quiet (no effect request, no write, no consumer start)
+// for the idle window.
+func (b *brokerTransport) watch(ctx context.Context, rs *roundState, settled chan<- struct{}, stop <-chan struct{}) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	lastSeen, quietSince := "", time.Now()
+	for {
+		select {
+		case <-tick.C:
+		case <-stop:
+			return
+		case <-ctx.Done():
+			return
+		}
+		p, err := b.ops.pending(ctx)
+		if err != nil {
+			continue
+		}
+		seen, busy := b.activity(rs)
+		seen += fmt.Sprintf("/%d/%d", p.ready, p.unacked)
+		if seen != lastSeen || busy {
+			lastSeen, quietSince = seen, time.Now()
+			continue
+		}
+		if time.Since(quietSince) < b.idle || !p.settled() {
+			continue
+		}
+		close(settled)
+		return
+	}
+}
+
+// activity summarizes what the handler has done so far, and whether an
+// effect request is still being answered or a consumer is dead.
+func (b *brokerTransport) activity(rs *roundState) (string, bool) {
+	reqs := rs.h.prov.snapshot()
+	busy := false
+	for _, q := range reqs {
+		if q.Result == "" {
+			busy = true
+		}
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	running := len(rs.inflight)
+	return fmt.Sprintf("%d/%d/%d/%d", len(reqs), rs.writes, len(rs.attempts), running), busy || running == 0
+}
+
+// messageID is the message's own id when it has one at the top level, so
+// the broker's message id and the envelope agree; else a fresh one.
+func messageID(body []byte) string {
+	var m map[string]any
+	if json.Unmarshal(body, &m) == nil {
+		for _, k := range []string{"message_id", "messageId", "MessageId", "event_id", "eventId", "id"} {
+			if s, ok := m[k].(string); ok && s != "" {
+				return s
+			}
+		}
+	}
+	return "idemcheck-" + randomHex(8)
+}

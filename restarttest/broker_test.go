@@ -1,0 +1,228 @@
+package restarttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+)
+
+// The broker tests talk to a real RabbitMQ and a real NATS with JetStream:
+// IDEMCHECK_TEST_AMQP and IDEMCHECK_TEST_NATS, by default the local ones.
+// Without them the tests skip, except under CI, where that is a failure.
+func brokerURL(t *testing.T, env, def string) string {
+	t.Helper()
+	raw := os.Getenv(env)
+	if raw == "" {
+		raw = def
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatalf("%s: %v", env, err)
+	}
+	c, err := net.DialTimeout("tcp", u.Host, time.Second)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s at %s is not reachable under CI: %v", env, u.Host, err)
+		}
+		t.Skipf("no broker at %s (set %s): %v", u.Host, env, err)
+	}
+	c.Close()
+	return raw
+}
+
+func amqpURL(t *testing.T) string {
+	return brokerURL(t, "IDEMCHECK_TEST_AMQP", "amqp://guest:guest@127.0.0.1:5672/")
+}
+
+func natsURL(t *testing.T) string {
+	return brokerURL(t, "IDEMCHECK_TEST_NATS", "nats://127.0.0.1:4222")
+}
+
+var (
+	consumersBuild    sync.Once
+	consumersBuildErr error
+	consumersDir      string
+)
+
+// consumer returns testdata/restart/consumers/<name>, both built once.
+func consumer(t *testing.T, name string) string {
+	t.Helper()
+	consumersBuild.Do(func() {
+		consumersDir = filepath.Join(handlersDir, "consumers")
+		cmd := exec.Command("go", "build", "-o", consumersDir+string(filepath.Separator),
+			"./testdata/restart/consumers/amqp", "./testdata/restart/consumers/nats")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			consumersBuildErr = fmt.Errorf("build the consumers: %v\n%s", err, out)
+		}
+	})
+	if consumersBuildErr != nil {
+		t.Fatal(consumersBuildErr)
+	}
+	return filepath.Join(consumersDir, name)
+}
+
+func brokerConfig(t *testing.T, deliver, handler string) Config {
+	return Config{
+		Handler:     handler,
+		DeliverURL:  deliver,
+		Message:     readTestdata(t, "message.json"),
+		Setup:       string(readTestdata(t, "consumers/setup.sql")),
+		MaxAttempts: 4,
+		Timeout:     20 * time.Second,
+		Backoff:     30 * time.Millisecond,
+		AckWait:     400 * time.Millisecond,
+		DSN:         dsn(t),
+	}
+}
+
+// amqpConfig is brokerConfig with RabbitMQ's idle window at its default:
+// RabbitMQ only tells when a message is taken, so a busy machine needs the
+// margin before a quiet consumer counts as done.
+func amqpConfig(t *testing.T, handler string) Config {
+	cfg := brokerConfig(t, amqpURL(t), handler)
+	cfg.AckWait = time.Second
+	return cfg
+}
+
+// Every default kill point on the intent consumer: the broker redelivers
+// after each kill and the charge happens once.
+func TestBrokerIntentConsumersPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default plan on two brokers: long")
+	}
+	cases := map[string]func(*testing.T) Config{
+		"amqp": func(t *testing.T) Config { return amqpConfig(t, consumer(t, "amqp")+" -key intent") },
+		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent") },
+	}
+	for name, cfg := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rep := run(t, cfg(t))
+			defer dumpOnFailure(t, rep)
+			if rep.Verdict != VerdictPass {
+				t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+			}
+			if rep.Learned.Writes != 2 || rep.Learned.EffectRequests != 1 {
+				t.Errorf("learned %+v, want 2 writes and 1 effect request", rep.Learned)
+			}
+			for _, k := range []string{"request", "response", "after-response", "db-write:1"} {
+				r := roundAt(t, rep, k)
+				if !r.KillReached || len(r.Attempts) < 2 || !r.Attempts[len(r.Attempts)-1].Acked() {
+					t.Errorf("round %s: reached %v, attempts %+v: want a kill, a redelivery by the broker, an ack", k, r.KillReached, r.Attempts)
+				}
+			}
+			// Two consumers on one queue, the message published twice: both
+			// copies are acknowledged, by whichever consumer took them.
+			r := roundAt(t, rep, "concurrent:2")
+			if maxDelivery(r) != 2 || check(r, CheckAcked).Detail != "" {
+				t.Errorf("concurrent round: attempts %+v, want two consumers, both acked", r.Attempts)
+			}
+		})
+	}
+}
+
+// A key drawn per delivery (RabbitMQ) or from the delivery count (NATS)
+// charges again on the broker's redelivery.
+func TestBrokerPerDeliveryKeysFail(t *testing.T) {
+	cases := map[string]func(*testing.T) Config{
+		"amqp": func(t *testing.T) Config {
+			return amqpConfig(t, consumer(t, "amqp")+" -key delivery")
+		},
+		"nats": func(t *testing.T) Config {
+			return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key delivery-count")
+		},
+	}
+	for name, mk := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg := mk(t)
+			cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}}
+			rep := run(t, cfg)
+			defer dumpOnFailure(t, rep)
+			if rep.Verdict != VerdictFail {
+				t.Fatalf("verdict %s, want fail", rep.Verdict)
+			}
+			if !roundAt(t, rep, "none").Passed {
+				t.Error("the clean round must pass: one delivery charges once")
+			}
+			r := roundAt(t, rep, "response")
+			if once := check(r, CheckEffectOnce); once.Passed || !strings.HasPrefix(once.Detail, "duplicated charge (2 effects") {
+				t.Errorf("response round: effect-once %+v, want duplicated charge", once)
+			}
+			if check(r, CheckKeyStable).Passed {
+				t.Error("response round: key-stable passed with a key per delivery")
+			}
+		})
+	}
+}
+
+// A run leaves no queue behind, and refuses a queue that already exists.
+func TestAMQPQueueLifecycle(t *testing.T) {
+	t.Parallel()
+	raw := amqpURL(t)
+	cfg := amqpConfig(t, consumer(t, "amqp"))
+	cfg.Queue = "idemcheck-test-" + randomHex(4)
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}}
+	run(t, cfg)
+	conn, err := amqp.Dial(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{cfg.Queue, cfg.Queue + ".rejected"} {
+		ch, _ := conn.Channel()
+		if _, err := ch.QueueDeclarePassive(q, true, false, false, false, nil); err == nil {
+			t.Errorf("queue %s is still there after the run", q)
+		}
+	}
+	ch, _ := conn.Channel()
+	if _, err := ch.QueueDeclare(cfg.Queue, false, true, false, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ch, _ := conn.Channel(); _, _ = ch.QueueDelete(cfg.Queue, false, false, false) }()
+	_, err = Run(context.Background(), cfg)
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("run on an existing queue: %v, want an environment error saying it exists", err)
+	}
+}
+
+// An unreachable broker is an environment error naming the URL without its
+// password.
+func TestBrokerUnreachable(t *testing.T) {
+	t.Parallel()
+	port, err := freeLoopbackPort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []string{
+		fmt.Sprintf("amqp://guest:hunter2@127.0.0.1:%d/", port),
+		fmt.Sprintf("nats://app:hunter2@127.0.0.1:%d", port),
+	} {
+		cfg := Config{Handler: "true", DeliverURL: raw, Message: []byte("{}"), DSN: dsn(t)}
+		_, err := Run(context.Background(), cfg)
+		var env *EnvError
+		if !errors.As(err, &env) || !strings.Contains(err.Error(), "not reachable") || !strings.Contains(err.Error(), fmt.Sprint(port)) {
+			t.Errorf("%s: %v, want an environment error naming the broker", raw, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: the password is in %q", raw, err)
+		}
+	}
+	cfg := Config{Handler: "true", DeliverURL: "amqp://guest:guest@10.9.8.7:5672/", Message: []byte("{}"), DSN: dsn(t)}
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--allow-remote") {
+		t.Errorf("remote broker: %v, want a refusal naming --allow-remote", err)
+	}
+}

@@ -1,0 +1,357 @@
+package restarttest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// clientKeyTransport is idemcheck acting as a well-behaved client of an
+// HTTP API under the Idempotency-Key contract (IETF
+// draft-ietf-httpapi-idempotency-key-header, Stripe): one fresh key per
+// logical request, the same key on every retry of it, a kill of the server
+// is a lost response retried with the same key, and 409 means "retry
+// later". After the deliveries it probes the contract: a replay, the same
+// key with another body, no key, the same key from another client.
+type clientKeyTransport struct {
+	h       *harness
+	srv     *server
+	header  string       // the key's header name
+	clients []httpHeader // one per client; clients[0] sends the deliveries
+
+	mu  sync.Mutex
+	cur *clientKeyRound
+}
+
+type httpHeader struct{ name, value string }
+
+// clientKeyRound is what the transport saw in one round.
+type clientKeyRound struct {
+	key    string
+	hold   *inFlightHold // concurrent rounds: the first request held at the provider
+	probes []Probe
+}
+
+// Probe names, part of the JSON output.
+const (
+	ProbeReplay      = "replay"       // the completed request sent again, same key and body
+	ProbeMismatch    = "mismatch"     // the same key with one field of the body changed
+	ProbeNoKey       = "no-key"       // the request without the key header
+	ProbeOtherClient = "other-client" // the same key and body from the second client
+)
+
+// Probe is one request idemcheck sent to test the contract, and what it
+// caused.
+type Probe struct {
+	Name           string          `json:"name"`
+	Client         int             `json:"client"` // 1-based index of --client-header; 0 without one
+	IdempotencyKey string          `json:"idempotency_key,omitempty"`
+	Changed        string          `json:"changed,omitempty"` // mismatch: the field changed, "path: old → new"
+	Status         int             `json:"status,omitempty"`
+	Response       string          `json:"response,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	EffectRequests []EffectRequest `json:"effect_requests"` // what reached the provider meanwhile
+	Writes         int             `json:"writes"`          // committed writes meanwhile
+}
+
+func (p Probe) executed() int {
+	n := 0
+	for _, q := range p.EffectRequests {
+		if q.Result == ResultExecuted {
+			n++
+		}
+	}
+	return n
+}
+
+// Check names of --client-key mode, part of the JSON output.
+const (
+	CheckReplayIdentical  = "replay-identical"
+	CheckMismatchRejected = "mismatch-rejected"
+	CheckInFlightConflict = "in-flight-conflict"
+	CheckKeyRequired      = "key-required"
+	CheckClientScoped     = "client-scoped"
+)
+
+// responseCap bounds the stored answer bodies.
+const responseCap = 4 << 10
+
+// maxRetryAfter bounds how long a Retry-After makes the client wait.
+const maxRetryAfter = 2 * time.Second
+
+// ParseClientHeader parses a --client-header value, "Name: Value".
+func ParseClientHeader(s string) (name, value string, err error) {
+	name, value, ok := strings.Cut(s, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !ok || name == "" || strings.ContainsAny(name, " \t") || value == "" {
+		return "", "", fmt.Errorf("bad client header %q: want 'Name: Value', e.g. 'Authorization: Bearer alice'", s)
+	}
+	return http.CanonicalHeaderKey(name), value, nil
+}
+
+func newClientKeyTransport(h *harness) (*clientKeyTransport, error) {
+	srv, err := newServer(h.cfg.Handler, h.cfg.DeliverURL, h.env)
+	if err != nil {
+		return nil, err
+	}
+	t := &clientKeyTransport{h: h, srv: srv, header: h.cfg.ClientKeyHeader}
+	if t.header == "" {
+		t.header = "Idempotency-Key"
+	}
+	t.header = http.CanonicalHeaderKey(t.header)
+	for _, raw := range h.cfg.ClientHeaders {
+		name, value, err := ParseClientHeader(raw)
+		if err != nil {
+			return nil, err
+		}
+		t.clients = append(t.clients, httpHeader{name, value})
+	}
+	return t, nil
+}
+
+func (t *clientKeyTransport) describe(rep *Report) { rep.ClientKey = t.header }
+
+func (t *clientKeyTransport) close() error {
+	t.srv.stop()
+	return nil
+}
+
+// newClientKey is a fresh key in the shape clients use: a random UUID.
+func newClientKey() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic(errors.New("crypto/rand failed"))
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// apiRequest is one request the client sends.
+type apiRequest struct {
+	client int // index into clients; -1 sends no client header
+	key    string
+	noKey  bool
+	body   []byte
+}
+
+// answer is what came back.
+type answer struct {
+	status     int
+	body       []byte
+	retryAfter time.Duration
+	err        error
+	timedOut   bool
+}
+
+func (t *clientKeyTransport) deliver(ctx context.Context, rs *roundState, deliveries int) {
+	cr := &clientKeyRound{key: newClientKey()}
+	t.mu.Lock()
+	t.cur = cr
+	t.mu.Unlock()
+	defer t.srv.stop()
+	if deliveries > 1 {
+		t.deliverInFlight(ctx, rs, cr, deliveries)
+	} else {
+		t.deliverUntilAcked(ctx, rs, cr, 1, nil)
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	cr.probes = t.probeRound(ctx, rs, cr)
+}
+
+// deliverUntilAcked sends the logical request and retries it with the same
+// key until a 2xx answer or the attempts run out, waiting the backoff (or
+// the server's Retry-After, bounded) between tries. onAnswer, when set, is
+// told each attempt's answer.
+func (t *clientKeyTransport) deliverUntilAcked(ctx context.Context, rs *roundState, cr *clientKeyRound, delivery int, onAnswer func(answer)) {
+	armable := rs.kp.Kind != KillNone && rs.kp.Kind != KillConcurrent
+	backoff := rs.h.cfg.Backoff
+	wait := backoff
+	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
+		if i > 1 {
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+				return
+			}
+			backoff *= 2
+			wait = backoff
+		}
+		a := &attemptRun{armed: armable && !rs.killLanded()}
+		a.rec.Delivery, a.rec.Index = delivery, i
+		rs.mu.Lock()
+		rs.attempts = append(rs.attempts, a)
+		rs.mu.Unlock()
+		ans := t.attempt(ctx, rs, a, apiRequest{key: cr.key, body: rs.h.cfg.Message})
+		if onAnswer != nil {
+			onAnswer(ans)
+		}
+		if a.rec.Acked() || ctx.Err() != nil {
+			return
+		}
+		wait = max(wait, min(ans.retryAfter, maxRetryAfter))
+	}
+}
+
+// attempt is one try of the logical request: the server is started when it
+// is not running, the kill point armed, the answer recorded.
+func (t *clientKeyTransport) attempt(ctx context.Context, rs *roundState, a *attemptRun, req apiRequest) answer {
+	started := time.Now()
+	rs.begin(a)
+	defer rs.end(a, started)
+	a.rec.IdempotencyKey = req.key
+	p, err := t.srv.ensure(ctx, rs.h.cfg.Timeout)
+	if err != nil {
+		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
+		var env *EnvError
+		if errors.As(err, &env) {
+			rs.envErr(err)
+		}
+		if p != nil {
+			rs.copyServerOutput(a, p)
+		}
+		return answer{err: err}
+	}
+	a.mu.Lock()
+	a.killFn = p.kill
+	pending := a.killedAt != ""
+	a.mu.Unlock()
+	if pending {
+		p.kill()
+	}
+	if a.armed && rs.kp.Kind == KillTime {
+		timer := time.AfterFunc(rs.kp.Delay, func() { a.fire(rs.kp.String()) })
+		defer timer.Stop()
+	}
+	ans := t.send(ctx, req)
+	if ans.err == nil {
+		a.rec.HTTPStatus = ans.status
+		a.rec.Response = string(ans.body)
+	}
+	switch {
+	case ans.timedOut:
+		a.fire("timeout")
+		a.rec.Error = "no answer within the timeout"
+	case ans.err != nil:
+		a.rec.Error = ans.err.Error()
+	}
+	if a.killReason() != "" {
+		<-p.done
+	}
+	rs.copyServerOutput(a, p)
+	rs.settle(a, ans.err == nil && ans.status/100 == 2)
+	return ans
+}
+
+// send makes one HTTP request to the server and reads the answer.
+func (t *clientKeyTransport) send(ctx context.Context, req apiRequest) answer {
+	actx, cancel := context.WithTimeout(ctx, t.h.cfg.Timeout)
+	defer cancel()
+	r, err := http.NewRequestWithContext(actx, http.MethodPost, t.srv.url, bytes.NewReader(req.body))
+	if err != nil {
+		return answer{err: err}
+	}
+	r.Header.Set("Content-Type", "application/json")
+	if req.client >= 0 && req.client < len(t.clients) {
+		r.Header.Set(t.clients[req.client].name, t.clients[req.client].value)
+	}
+	if !req.noKey {
+		r.Header.Set(t.header, req.key)
+	}
+	resp, err := t.srv.client.Do(r)
+	if err != nil {
+		return answer{err: errors.New(httpErrorText(err)), timedOut: actx.Err() == context.DeadlineExceeded && ctx.Err() == nil}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, responseCap))
+	ans := answer{status: resp.StatusCode, body: body, retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"))}
+	if err != nil {
+		ans.err = errors.New("answer cut off: " + httpErrorText(err))
+	}
+	return ans
+}
+
+// httpErrorText says what went wrong with a request without Go's wrapping
+// ("Post \"http://…\": EOF").
+func httpErrorText(err error) string {
+	var ue interface{ Unwrap() error }
+	if errors.As(err, &ue) {
+		if inner := ue.Unwrap(); inner != nil {
+			err = inner
+		}
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "connection closed without an answer"
+	}
+	return err.Error()
+}
+
+// parseRetryAfter reads Retry-After as seconds or an HTTP date.
+func parseRetryAfter(v string) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(time.Until(at), 0)
+	}
+	return 0
+}
+
+// completed reports whether an answer is the request's outcome, the one a
+// replay must repeat: anything but "still running", "slow down" and
+// server errors, which a client retries.
+func (a answer) completed() bool {
+	return a.err == nil && a.status != http.StatusConflict && a.status != http.StatusTooManyRequests && a.status < 500
+}
+
+// deliveryText says how the message reached the handler, for the header.
+func deliveryText(rep *Report) string {
+	switch {
+	case rep.Broker != "":
+		return "published to " + rep.Broker
+	case rep.Deliver == "":
+		return "message on stdin"
+	case rep.ClientKey != "":
+		return "POST " + rep.Deliver + " as its client, " + rep.ClientKey + " per request"
+	}
+	return "POST " + rep.Deliver
+}
+
+// probes lists the contract's probes of a --client-key round.
+func (t *textWriter) probes(r Round) {
+	st := t.st
+	if len(r.Attempts) > 0 && r.Attempts[0].IdempotencyKey != "" && len(r.Probes) > 0 {
+		t.line("  %s", st.Muted.Render("client key "+r.Attempts[0].IdempotencyKey+" on every attempt"))
+	}
+	for _, p := range r.Probes {
+		what := ""
+		switch p.Name {
+		case ProbeMismatch:
+			what = p.Changed + " "
+		case ProbeOtherClient:
+			what = "client 2 "
+		}
+		got := answerText(p.Status, p.Response)
+		if p.Status == 0 {
+			got = p.Error
+		}
+		if n := p.executed(); n > 0 {
+			got += ", " + plural(n, "effect") + " executed"
+		}
+		t.line("  %s %s→ %s", st.Muted.Render(fmt.Sprintf("probe %-13s", p.Name)), what, got)
+	}
+}

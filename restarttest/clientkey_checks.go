@@ -1,0 +1,252 @@
+package restarttest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// judge adds the contract's checks to the round, each only where it
+// applies: replay-identical wherever a request completed, mismatch-rejected,
+// key-required and client-scoped in the clean round, in-flight-conflict in
+// rounds that send the key twice at once.
+func (t *clientKeyTransport) judge(ctx context.Context, rs *roundState, r *Round) error {
+	t.mu.Lock()
+	cr := t.cur
+	t.mu.Unlock()
+	if cr == nil {
+		return nil
+	}
+	r.Probes = append(r.Probes, cr.probes...)
+	markStuckKey(r, cr.key)
+	if c, ok := checkReplayIdentical(r); ok {
+		r.Checks = append(r.Checks, c)
+	}
+	if cr.hold != nil && cr.hold.wasHeld() {
+		r.Checks = append(r.Checks, checkInFlight(cr.hold))
+	}
+	if rs.kp.Kind != KillNone {
+		return nil
+	}
+	stored, completed := firstCompletedOf(r.Attempts)
+	if p, ok := probeNamed(r, ProbeMismatch); ok {
+		r.Checks = append(r.Checks, checkMismatchRejected(p, stored))
+	}
+	if p, ok := probeNamed(r, ProbeNoKey); ok {
+		r.Checks = append(r.Checks, checkKeyRequired(p))
+	}
+	if len(t.clients) >= 2 && completed && stored.HTTPStatus/100 == 2 {
+		p := t.probeOtherClient(ctx, cr.key)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r.Probes = append(r.Probes, p)
+		r.Checks = append(r.Checks, checkClientScoped(p, stored, len(r.EffectRequests) > 0))
+	}
+	return nil
+}
+
+func probeNamed(r *Round, name string) (Probe, bool) {
+	for _, p := range r.Probes {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Probe{}, false
+}
+
+func firstCompletedOf(attempts []Attempt) (Attempt, bool) {
+	for _, a := range attempts {
+		if a.HTTPStatus != 0 && (answer{status: a.HTTPStatus}).completed() {
+			return a, true
+		}
+	}
+	return Attempt{}, false
+}
+
+// checkReplayIdentical: once the request completed, every later answer to
+// its key (a retry, the replay probe) is the stored one, status and body,
+// JSON compared by value. Not applicable before anything completed.
+func checkReplayIdentical(r *Round) (Check, bool) {
+	stored, ok := firstCompletedOf(r.Attempts)
+	if !ok {
+		return Check{}, false
+	}
+	c := Check{Name: CheckReplayIdentical, Applicable: true, Passed: true}
+	done := stored.StartMS + stored.DurationMS
+	var parts []string
+	for _, a := range r.Attempts {
+		if a.StartMS < done || a == stored || a.HTTPStatus == 0 {
+			continue
+		}
+		if !sameAnswer(a.HTTPStatus, a.Response, stored) {
+			parts = append(parts, fmt.Sprintf("delivery %d attempt %d answered %s", a.Delivery, a.Index, answerText(a.HTTPStatus, a.Response)))
+		}
+	}
+	if p, ok := probeNamed(r, ProbeReplay); ok && !sameAnswer(p.Status, p.Response, stored) {
+		got := answerText(p.Status, p.Response)
+		if p.Status == 0 {
+			got = p.Error
+		}
+		parts = append(parts, "the replay answered "+got)
+	}
+	if len(parts) > 0 {
+		c.Passed = false
+		c.Detail = fmt.Sprintf("%s, but the request had completed with %s: a retry must get the stored response",
+			strings.Join(parts, "; "), answerText(stored.HTTPStatus, stored.Response))
+	}
+	return c, true
+}
+
+func sameAnswer(status int, body string, stored Attempt) bool {
+	return status == stored.HTTPStatus && fingerprint([]byte(body)) == fingerprint([]byte(stored.Response))
+}
+
+// answerText is "200 {"id":"ord_1"…}", short enough for one line.
+func answerText(status int, body string) string {
+	body = strings.Join(strings.Fields(body), " ")
+	if r := []rune(body); len(r) > 60 {
+		body = string(r[:60]) + "…"
+	}
+	if body == "" {
+		return fmt.Sprintf("%d (empty)", status)
+	}
+	return fmt.Sprintf("%d %s", status, body)
+}
+
+// checkMismatchRejected: the same key with one field changed is refused
+// with a 4xx (422 by the draft), never executed, never answered with the
+// stored success.
+func checkMismatchRejected(p Probe, stored Attempt) Check {
+	c := Check{Name: CheckMismatchRejected, Applicable: true, Passed: true}
+	what := "the same key with " + p.Changed
+	switch {
+	case p.Status == 0:
+		c.Detail = fmt.Sprintf("%s got no answer (%s): want 422", what, p.Error)
+	case p.executed() > 0:
+		c.Detail = fmt.Sprintf("%s was executed (%s reached the provider): want 422", what, plural(p.executed(), "effect"))
+	case p.Status/100 == 2 && sameAnswer(p.Status, p.Response, stored):
+		c.Detail = fmt.Sprintf("%s got the stored response (%d): the request is not fingerprinted; want 422", what, p.Status)
+	case p.Status/100 == 2:
+		c.Detail = fmt.Sprintf("%s was answered %s: want 422", what, answerText(p.Status, p.Response))
+	case p.Status == http.StatusConflict || p.Status/100 != 4:
+		c.Detail = fmt.Sprintf("%s was answered %d with nothing in flight: want 422", what, p.Status)
+	default:
+		return c
+	}
+	c.Passed = false
+	return c
+}
+
+// checkKeyRequired (--require-key): a request without the key header is
+// refused with 400 and changes nothing.
+func checkKeyRequired(p Probe) Check {
+	c := Check{Name: CheckKeyRequired, Applicable: true, Passed: true}
+	switch {
+	case p.Status == 0:
+		c.Detail = fmt.Sprintf("a request without the key got no answer (%s): want 400", p.Error)
+	case p.executed() > 0:
+		c.Detail = fmt.Sprintf("a request without the key was executed (%s reached the provider): want 400", plural(p.executed(), "effect"))
+	case p.Status != http.StatusBadRequest && p.Status != http.StatusPreconditionRequired:
+		c.Detail = fmt.Sprintf("a request without the key was answered %s: want 400", answerText(p.Status, p.Response))
+	case p.Writes > 0:
+		c.Detail = fmt.Sprintf("a request without the key was refused with %d but committed %s", p.Status, plural(p.Writes, "write"))
+	default:
+		return c
+	}
+	c.Passed = false
+	return c
+}
+
+// checkClientScoped: the same key from another client is that client's own
+// operation: it executes, and never gets the first client's stored
+// response.
+func checkClientScoped(p Probe, stored Attempt, hadEffects bool) Check {
+	c := Check{Name: CheckClientScoped, Applicable: true, Passed: true}
+	const what = "client 2 sent client 1's key and body"
+	switch {
+	case p.Status == 0:
+		c.Detail = fmt.Sprintf("%s and got no answer (%s)", what, p.Error)
+	case sameAnswer(p.Status, p.Response, stored):
+		c.Detail = fmt.Sprintf("%s and got client 1's stored response (%d): keys are not scoped per client", what, p.Status)
+	case p.Status/100 != 2:
+		c.Detail = fmt.Sprintf("%s and was answered %s: keys are not scoped per client", what, answerText(p.Status, p.Response))
+	case hadEffects && p.executed() == 0:
+		c.Detail = fmt.Sprintf("%s and was answered %d, but nothing was executed for it at the provider", what, p.Status)
+	default:
+		return c
+	}
+	c.Passed = false
+	return c
+}
+
+// checkInFlight: while the first request with the key is held at the
+// provider, the same key sent again is answered 409 (or waits), and never
+// reaches the provider a second time.
+func checkInFlight(h *inFlightHold) Check {
+	c := Check{Name: CheckInFlightConflict, Applicable: true, Passed: true}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.heldSeq == 0 {
+		c.Passed = false
+		c.Detail = "no effect request to hold: the key could not be sent while its first request was provably running"
+		return c
+	}
+	var parts []string
+	if len(h.during) > 0 {
+		parts = append(parts, fmt.Sprintf("the same key reached the provider %s while the first request was still running: no in-flight guard", plural(len(h.during), "more time")))
+	}
+	for d := 2; d <= h.others+1; d++ {
+		if status, ok := h.answers[d]; ok && status != http.StatusConflict {
+			parts = append(parts, fmt.Sprintf("delivery %d was answered %d while the first request with its key was still running: want 409", d, status))
+		}
+	}
+	if len(parts) > 0 {
+		c.Passed, c.Detail = false, strings.Join(parts, "; ")
+	}
+	return c
+}
+
+// markStuckKey names a key the server keeps answering 409 after a kill:
+// the crash left it in processing and nothing completes or expires it.
+func markStuckKey(r *Round, key string) {
+	for i, c := range r.Checks {
+		if c.Name != CheckAcked || c.Passed {
+			continue
+		}
+		retries := conflictsAfterKill(r.Attempts)
+		if retries == 0 {
+			return
+		}
+		r.Checks[i].Detail = fmt.Sprintf("key %s stuck in processing: the server never completes or expires it (409 on %s after the kill)", key, retryCount(retries))
+		// As serious as the loss it causes.
+		r.Checks[i].findings = []finding{{severity: sevLost, subject: "stuck " + key, text: r.Checks[i].Detail}}
+		return
+	}
+}
+
+// conflictsAfterKill counts the retries after the last kill when every one
+// of them was answered 409; 0 otherwise.
+func conflictsAfterKill(attempts []Attempt) int {
+	n := -1 // no kill yet
+	for _, a := range attempts {
+		switch {
+		case a.Outcome == OutcomeKilled:
+			n = 0
+		case n < 0:
+		case a.HTTPStatus == http.StatusConflict:
+			n++
+		default:
+			return 0
+		}
+	}
+	return max(n, 0)
+}
+
+func retryCount(n int) string {
+	if n == 1 {
+		return "the retry"
+	}
+	return fmt.Sprintf("all %d retries", n)
+}

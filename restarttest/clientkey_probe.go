@@ -1,0 +1,373 @@
+package restarttest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// holdLimit bounds how long the first request of an in-flight round is held
+// at the provider while the same key is sent again.
+const holdLimit = 1500 * time.Millisecond
+
+// inFlightHold holds the round's first effect request at the fake provider
+// while the same key is sent again, so "the first is still running" is a
+// fact, not a hope. It wraps the round's own provider hooks.
+type inFlightHold struct {
+	inner providerHooks
+	held  chan struct{} // closed once the first request is held
+	free  chan struct{} // closed once it is let go
+
+	mu       sync.Mutex
+	heldSeq  int
+	released bool
+	expired  bool        // let go by holdLimit, not by an answer
+	during   []int       // seqs of effect requests that arrived meanwhile
+	answers  map[int]int // delivery → status of its first answer meanwhile
+	others   int         // deliveries sending the key again
+}
+
+func newInFlightHold(others int) *inFlightHold {
+	return &inFlightHold{held: make(chan struct{}), free: make(chan struct{}), answers: map[int]int{}, others: others}
+}
+
+func (h *inFlightHold) arrived(r *EffectRequest, remoteAddr string) bool {
+	h.mu.Lock()
+	switch {
+	case h.heldSeq == 0 && !h.released:
+		h.heldSeq = r.Seq
+		close(h.held)
+		h.mu.Unlock()
+		select {
+		case <-h.free:
+		case <-time.After(holdLimit):
+			h.mu.Lock()
+			h.expired = !h.released
+			h.mu.Unlock()
+			h.release()
+		}
+	case !h.released:
+		// The same key reached the provider a second time while the
+		// first request was still running: let both go, it is proven.
+		h.during = append(h.during, r.Seq)
+		h.mu.Unlock()
+		h.release()
+	default:
+		h.mu.Unlock()
+	}
+	return h.inner.arrived(r, remoteAddr)
+}
+
+func (h *inFlightHold) executed(r *EffectRequest) bool { return h.inner.executed(r) }
+func (h *inFlightHold) responded(r *EffectRequest)     { h.inner.responded(r) }
+
+// answered records a delivery's answer while the first request is held;
+// once every other delivery has one, the first goes on.
+func (h *inFlightHold) answered(delivery int, a answer) {
+	h.mu.Lock()
+	if h.released || h.heldSeq == 0 {
+		h.mu.Unlock()
+		return
+	}
+	if _, seen := h.answers[delivery]; !seen {
+		h.answers[delivery] = a.status
+	}
+	all := len(h.answers) >= h.others
+	h.mu.Unlock()
+	if all {
+		h.release()
+	}
+}
+
+func (h *inFlightHold) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.released {
+		h.released = true
+		close(h.free)
+	}
+}
+
+func (h *inFlightHold) wasHeld() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.heldSeq != 0
+}
+
+// deliverInFlight sends the logical request, holds its first effect request
+// at the provider, and sends the same key from the other deliveries while
+// it is held.
+func (t *clientKeyTransport) deliverInFlight(ctx context.Context, rs *roundState, cr *clientKeyRound, deliveries int) {
+	hold := newInFlightHold(deliveries - 1)
+	cr.hold = hold
+	t.h.prov.wrapHooks(func(inner providerHooks) providerHooks {
+		hold.inner = inner
+		return hold
+	})
+	first := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(first)
+		t.deliverUntilAcked(ctx, rs, cr, 1, nil)
+	}()
+	// Without an effect request to hold, the others go at once: a race,
+	// not a proof, and the check says so.
+	select {
+	case <-hold.held:
+	case <-first:
+	case <-ctx.Done():
+	}
+	for d := 2; d <= deliveries; d++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.deliverUntilAcked(ctx, rs, cr, d, func(a answer) { hold.answered(d, a) })
+		}()
+	}
+	wg.Wait()
+	hold.release()
+}
+
+// probeRound sends the contract's probes once the round's deliveries are
+// over: a replay in every round; in the clean round also the same key with
+// another body and (with --require-key) no key at all.
+func (t *clientKeyTransport) probeRound(ctx context.Context, rs *roundState, cr *clientKeyRound) []Probe {
+	var probes []Probe
+	stored, ok := firstCompleted(rs)
+	if !ok {
+		return nil
+	}
+	probes = append(probes, t.probe(ctx, rs, Probe{Name: ProbeReplay}, apiRequest{key: cr.key, body: rs.h.cfg.Message}))
+	if rs.kp.Kind != KillNone {
+		return probes
+	}
+	if stored.HTTPStatus/100 == 2 {
+		if changed, what, ok := changeOneField(rs.h.cfg.Message); ok {
+			probes = append(probes, t.probe(ctx, rs, Probe{Name: ProbeMismatch, Changed: what}, apiRequest{key: cr.key, body: changed}))
+		}
+	}
+	if rs.h.cfg.RequireKey {
+		probes = append(probes, t.probe(ctx, rs, Probe{Name: ProbeNoKey}, apiRequest{noKey: true, body: rs.h.cfg.Message}))
+	}
+	return probes
+}
+
+// probe sends one request outside the round's attempts: what it causes at
+// the provider and in the database (the proxy counts commits as they
+// happen) is the probe's, and is kept out of the round's tally.
+func (t *clientKeyTransport) probe(ctx context.Context, rs *roundState, p Probe, req apiRequest) Probe {
+	p.Client = min(len(t.clients), req.client+1)
+	if !req.noKey {
+		p.IdempotencyKey = req.key
+	}
+	if _, err := t.srv.ensure(ctx, rs.h.cfg.Timeout); err != nil {
+		p.Error = err.Error()
+		p.EffectRequests = []EffectRequest{}
+		return p
+	}
+	rs.mu.Lock()
+	latest, writes := rs.latest, rs.writes
+	rs.latest = nil
+	rs.mu.Unlock()
+	from := t.h.prov.requestCount()
+
+	ans := t.send(ctx, req)
+
+	p.EffectRequests = t.h.prov.takeFrom(from)
+	rs.mu.Lock()
+	p.Writes = rs.writes - writes
+	rs.writes, rs.latest = writes, latest
+	rs.mu.Unlock()
+	p.Status, p.Response = ans.status, string(ans.body)
+	if ans.err != nil {
+		p.Error = ans.err.Error()
+	}
+	return p
+}
+
+// probeOtherClient sends the round's request, same key and body, as the
+// second client. It runs after the round is frozen, on a restarted server:
+// the second client's operation is a real effect of its own and must not
+// count as the first client's.
+func (t *clientKeyTransport) probeOtherClient(ctx context.Context, key string) Probe {
+	p := Probe{Name: ProbeOtherClient, Client: 2, IdempotencyKey: key, EffectRequests: []EffectRequest{}}
+	defer sweepMarked(t.h.marker)
+	defer t.srv.stop()
+	if _, err := t.srv.ensure(ctx, t.h.cfg.Timeout); err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	from := t.h.prov.requestCount()
+	ans := t.send(ctx, apiRequest{client: 1, key: key, body: t.h.cfg.Message})
+	p.EffectRequests = t.h.prov.takeFrom(from)
+	p.Status, p.Response = ans.status, string(ans.body)
+	if ans.err != nil {
+		p.Error = ans.err.Error()
+	}
+	return p
+}
+
+// firstCompleted is the first attempt whose answer completed the request.
+func firstCompleted(rs *roundState) (Attempt, bool) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	var best *Attempt
+	for _, a := range rs.attempts {
+		rec := a.rec
+		if rec.HTTPStatus == 0 || !(answer{status: rec.HTTPStatus}).completed() {
+			continue
+		}
+		if best == nil || rec.StartMS < best.StartMS {
+			best = &rec
+		}
+	}
+	if best == nil {
+		return Attempt{}, false
+	}
+	return *best, true
+}
+
+// amountNames are the body fields a changed request most plausibly differs
+// in; the provider's amount detection uses the same names.
+var amountNames = []string{"amount", "amount_cents", "valor", "value"}
+
+// changeOneField returns the JSON body with one field changed, and says
+// which: an amount when there is one, else the first number, else the first
+// string, in key order.
+func changeOneField(body []byte) ([]byte, string, bool) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return nil, "", false
+	}
+	var leaves []leaf
+	collectLeaves(v, "", &leaves)
+	pick := -1
+	for _, pass := range []func(leaf) bool{
+		func(l leaf) bool { return slices.Contains(amountNames, l.name) && l.numeric() },
+		func(l leaf) bool { return l.numeric() },
+		func(l leaf) bool { _, ok := l.parent[l.name].(string); return ok },
+	} {
+		for i, l := range leaves {
+			if pass(l) {
+				pick = i
+				break
+			}
+		}
+		if pick >= 0 {
+			break
+		}
+	}
+	if pick < 0 {
+		return nil, "", false
+	}
+	l := leaves[pick]
+	old := fmt.Sprint(l.parent[l.name])
+	l.parent[l.name] = changedValue(l.parent[l.name])
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, "", false
+	}
+	return out, fmt.Sprintf("%s: %s → %v", l.path, old, l.parent[l.name]), true
+}
+
+// leaf is a scalar field of a JSON object.
+type leaf struct {
+	parent map[string]any
+	name   string
+	path   string
+}
+
+func (l leaf) numeric() bool {
+	switch x := l.parent[l.name].(type) {
+	case json.Number:
+		return true
+	case string:
+		_, err := strconv.ParseFloat(x, 64)
+		return err == nil
+	}
+	return false
+}
+
+func collectLeaves(v any, path string, out *[]leaf) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		p := k
+		if path != "" {
+			p = path + "." + k
+		}
+		switch m[k].(type) {
+		case map[string]any:
+			collectLeaves(m[k], p, out)
+		case json.Number, string:
+			*out = append(*out, leaf{parent: m, name: k, path: p})
+		}
+	}
+}
+
+// changedValue adds one to a number (keeping a decimal string's places)
+// and marks a string as changed.
+func changedValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return json.Number(strconv.FormatInt(n+1, 10))
+		}
+		f, _ := x.Float64()
+		return json.Number(strconv.FormatFloat(f+1, 'f', -1, 64))
+	case string:
+		if f, err := strconv.ParseFloat(x, 64); err == nil {
+			places := 0
+			if i := strings.IndexByte(x, '.'); i >= 0 {
+				places = len(x) - i - 1
+			}
+			return strconv.FormatFloat(f+1, 'f', places, 64)
+		}
+		return x + "-changed"
+	}
+	return v
+}
+
+// requestCount is how many effect requests the round has seen so far.
+func (p *provider) requestCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.requests)
+}
+
+// takeFrom removes the effect requests from index n on and returns copies:
+// they belong to a probe, not to the round's attempts.
+func (p *provider) takeFrom(n int) []EffectRequest {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := []EffectRequest{}
+	if n < len(p.requests) {
+		for _, r := range p.requests[n:] {
+			out = append(out, *r)
+		}
+		p.requests = p.requests[:n]
+	}
+	return out
+}
+
+// wrapHooks replaces the round's provider hooks with a wrapper around them.
+func (p *provider) wrapHooks(wrap func(providerHooks) providerHooks) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hooks != nil {
+		p.hooks = wrap(p.hooks)
+	}
+}

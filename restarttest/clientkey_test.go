@@ -1,0 +1,165 @@
+package restarttest
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// apiConfig runs testdata/restart/api/<name> as an HTTP API with idemcheck
+// as its client: two clients, keys required.
+func apiConfig(t *testing.T, name string) Config {
+	t.Helper()
+	port, err := freeLoopbackPort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{
+		Handler:       fmt.Sprintf("exec %s 127.0.0.1:%d", apiServer(t, name), port),
+		DeliverURL:    fmt.Sprintf("http://127.0.0.1:%d/v1/orders", port),
+		Message:       readTestdata(t, "message.json"),
+		Setup:         string(readTestdata(t, "api/setup.sql")),
+		MaxAttempts:   4,
+		Timeout:       20 * time.Second,
+		Backoff:       30 * time.Millisecond,
+		DSN:           dsn(t),
+		ClientKey:     true,
+		ClientHeaders: []string{"Authorization: Bearer alice", "Authorization: Bearer bob"},
+		RequireKey:    true,
+	}
+}
+
+var (
+	apiBuild    sync.Once
+	apiBuildErr error
+	apiDir      string
+)
+
+// apiServer returns testdata/restart/api/<name>, built once with its
+// siblings in one go build.
+func apiServer(t *testing.T, name string) string {
+	t.Helper()
+	apiBuild.Do(func() {
+		apiDir = filepath.Join(handlersDir, "api")
+		cmd := exec.Command("go", "build", "-o", apiDir+string(filepath.Separator),
+			"./testdata/restart/api/right", "./testdata/restart/api/nofingerprint", "./testdata/restart/api/globalkeys",
+			"./testdata/restart/api/rerender", "./testdata/restart/api/noguard")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			apiBuildErr = fmt.Errorf("build the API examples: %v\n%s", err, out)
+		}
+	})
+	if apiBuildErr != nil {
+		t.Fatal(apiBuildErr)
+	}
+	return filepath.Join(apiDir, name)
+}
+
+func TestAPIRightPasses(t *testing.T) {
+	t.Parallel()
+	cfg := apiConfig(t, "right")
+	if testing.Short() {
+		// The rounds with probes; the kill matrix runs without -short.
+		cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2}}
+	}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	if rep.Verdict != VerdictPass {
+		t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+	}
+	clean := roundAt(t, rep, "none")
+	for _, name := range []string{CheckReplayIdentical, CheckMismatchRejected, CheckKeyRequired, CheckClientScoped} {
+		if c := check(clean, name); c.Name == "" || !c.Passed {
+			t.Errorf("clean round: %s = %+v, want applicable and passed", name, c)
+		}
+	}
+	if c := check(roundAt(t, rep, "concurrent:2"), CheckInFlightConflict); !c.Passed {
+		t.Errorf("concurrent round: in-flight-conflict = %+v", c)
+	}
+}
+
+// Each broken middleware fails the check written for its flaw, and only
+// the rounds that can see it.
+func TestAPIContractFlaws(t *testing.T) {
+	cases := []struct {
+		name, round, check, detail string
+	}{
+		{"nofingerprint", "none", CheckMismatchRejected, "got the stored response (201): the request is not fingerprinted"},
+		{"globalkeys", "none", CheckClientScoped, "got client 1's stored response (201): keys are not scoped per client"},
+		{"rerender", "response", CheckReplayIdentical, "a retry must get the stored response"},
+		{"noguard", "concurrent:2", CheckInFlightConflict, "while the first request was still running: no in-flight guard"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := apiConfig(t, tc.name)
+			// The clean round, and the round that shows the flaw.
+			cfg.KillPoints = []KillPoint{{Kind: KillNone}}
+			if tc.round != "none" {
+				kp, _ := ParseKillPoint(tc.round)
+				cfg.KillPoints = append(cfg.KillPoints, kp)
+			}
+			rep := run(t, cfg)
+			defer dumpOnFailure(t, rep)
+			if rep.Verdict != VerdictFail {
+				t.Fatalf("verdict %s, want fail", rep.Verdict)
+			}
+			c := check(roundAt(t, rep, tc.round), tc.check)
+			if c.Name == "" || c.Passed || !strings.Contains(c.Detail, tc.detail) {
+				t.Errorf("round %s: %s = %+v, want failed with %q", tc.round, tc.check, c, tc.detail)
+			}
+			for _, r := range rep.Rounds {
+				for _, c := range r.Checks {
+					// Two runs of one key also leave two stored answers.
+					alsoReplay := tc.name == "noguard" && c.Name == CheckReplayIdentical
+					if !c.Passed && c.Name != tc.check && !alsoReplay {
+						t.Errorf("round %s: %s failed too: %s", r.KillPoint, c.Name, c.Detail)
+					}
+				}
+			}
+		})
+	}
+}
+
+// The article's middleware, verbatim, in sh: a crash between "processing"
+// and "done" leaves the key stuck, and a request without a key runs
+// unprotected.
+func TestAPIArticleMiddlewareLeavesTheKeyStuck(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"socat", "psql", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	cfg := apiConfig(t, "right")
+	port := strings.TrimPrefix(strings.Split(cfg.DeliverURL, "/")[2], "127.0.0.1:")
+	cfg.Handler = "sh ../testdata/restart/api/sh/article.sh " + port
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	if rep.Verdict != VerdictFail {
+		t.Fatalf("verdict %s, want fail", rep.Verdict)
+	}
+	r := roundAt(t, rep, "response")
+	key := r.Attempts[0].IdempotencyKey
+	want := "key " + key + " stuck in processing: the server never completes or expires it"
+	if c := check(r, CheckAcked); c.Passed || !strings.HasPrefix(c.Detail, want) {
+		t.Errorf("response round: acked = %+v, want %q", c, want)
+	}
+	if !strings.Contains(rep.Summary, "stuck in processing") {
+		t.Errorf("summary %q does not name the stuck key", rep.Summary)
+	}
+	clean := roundAt(t, rep, "none")
+	if c := check(clean, CheckKeyRequired); c.Passed || !strings.Contains(c.Detail, "was executed") {
+		t.Errorf("clean round: key-required = %+v, want the unprotected path executed", c)
+	}
+	for _, name := range []string{CheckReplayIdentical, CheckMismatchRejected, CheckClientScoped} {
+		if c := check(clean, name); !c.Passed {
+			t.Errorf("clean round: %s = %+v, want passed: the article keeps that part", name, c)
+		}
+	}
+}

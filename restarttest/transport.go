@@ -1,0 +1,81 @@
+package restarttest
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// transport is how a message reaches a long-running handler when it is not
+// the message on stdin or a plain POST: an HTTP API under the
+// Idempotency-Key contract (clientKeyTransport), a RabbitMQ queue
+// (amqpBroker) or a NATS JetStream consumer (natsBroker).
+type transport interface {
+	// deliver runs the round's deliveries (deliveries of the same message
+	// at once) until each is acknowledged or its attempts run out, and
+	// leaves no handler process running.
+	deliver(ctx context.Context, rs *roundState, deliveries int)
+	// judge adds the transport's own checks to a frozen round. An error
+	// is a harness failure.
+	judge(ctx context.Context, rs *roundState, r *Round) error
+	// describe puts the transport's setup into the report's header.
+	describe(rep *Report)
+	// close removes what the run created outside the schema (queues,
+	// streams) and checks that nothing is left.
+	close() error
+}
+
+// openTransport picks the transport the configuration asks for; nil means
+// stdin delivery or a plain POST.
+func (h *harness) openTransport(ctx context.Context) (transport, error) {
+	raw := h.cfg.DeliverURL
+	if raw == "" {
+		if h.cfg.ClientKey {
+			return nil, envErrorf("client keys need an HTTP API: pass --deliver http://127.0.0.1:PORT/path")
+		}
+		return nil, nil
+	}
+	scheme, _, _ := strings.Cut(raw, "://")
+	switch strings.ToLower(scheme) {
+	case "http":
+		if !h.cfg.ClientKey {
+			return nil, nil
+		}
+		t, err := newClientKeyTransport(h)
+		if err != nil {
+			return nil, &EnvError{Err: err}
+		}
+		return t, nil
+	case "amqp", "amqps":
+		return openAMQP(ctx, h)
+	case "nats", "tls":
+		return openNATS(ctx, h)
+	}
+	return nil, envErrorf("bad --deliver URL %q: want http://, amqp:// or nats://", RedactURL(raw))
+}
+
+// RedactURL hides the password of a URL, for messages and reports.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// checkBrokerHost refuses a broker that is not on loopback unless allowed:
+// restart-test creates and deletes queues and streams.
+func checkBrokerHost(raw string, allowRemote bool) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return nil, fmt.Errorf("bad --deliver URL %q: want %s://HOST:PORT", RedactURL(raw), strings.SplitN(raw, ":", 2)[0])
+	}
+	if !allowRemote && !isLoopbackHost(u.Hostname()) {
+		return nil, fmt.Errorf("broker host %q is not loopback; pass --allow-remote if you really mean it", u.Hostname())
+	}
+	return u, nil
+}

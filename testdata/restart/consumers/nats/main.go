@@ -1,0 +1,136 @@
+// Command nats is a NATS JetStream consumer that charges a payment per message:
+// the production shape of a handler, long-running, acking by hand. It reads
+// NATS_URL, NATS_STREAM, NATS_CONSUMER, DATABASE_URL, PROVIDER_URL and
+// IDEMPOTENCY_HMAC_KEY.
+//
+// With -key intent (the default) the idempotency key is derived from the
+// business intent in the message (tenant, action, frozen payment), so every
+// redelivery of the message, after any crash, asks for the same charge.
+// With -key delivery-count the key is the message id plus the delivery
+// count JetStream reports, the common mistake: a redelivery after a crash
+// has another count, so another key, so another charge.
+//
+//	nats -key intent
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/idemcheck/idemcheck/derive"
+)
+
+type message struct {
+	MessageID string          `json:"message_id"`
+	Tenant    string          `json:"tenant"`
+	Payment   json.RawMessage `json:"payment"`
+}
+
+func main() {
+	keyMode := flag.String("key", "intent", "how the idempotency key is made: intent or delivery-count")
+	flag.Parse()
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, os.Getenv("DATABASE_URL"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	nc, err := nats.Connect(os.Getenv("NATS_URL"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		log.Fatal(err)
+	}
+	consumer, err := js.Consumer(ctx, os.Getenv("NATS_STREAM"), os.Getenv("NATS_CONSUMER"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	secret := []byte(os.Getenv("IDEMPOTENCY_HMAC_KEY"))
+	// One message at a time: the callback runs sequentially.
+	_, err = consumer.Consume(func(m jetstream.Msg) {
+		var msg message
+		if err := json.Unmarshal(m.Data(), &msg); err != nil || msg.MessageID == "" {
+			log.Printf("bad message: %v", err)
+			_ = m.Term() // never valid: do not redeliver
+			return
+		}
+		key := intentKey(secret, msg)
+		if *keyMode == "delivery-count" {
+			md, _ := m.Metadata()
+			key = fmt.Sprintf("%s-%d", msg.MessageID, md.NumDelivered)
+		}
+		if err := pay(ctx, db, key, msg); err != nil {
+			log.Printf("retry later: %v", err)
+			_ = m.NakWithDelay(100 * time.Millisecond)
+			return
+		}
+		_ = m.DoubleAck(ctx) // acked only once the server confirms it
+	}, jetstream.PullMaxMessages(1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	select {}
+}
+
+// intentKey is derived from what the message asks for, not from how it
+// arrived: the same on every delivery.
+func intentKey(secret []byte, msg message) string {
+	res, err := derive.DefaultSchema().Derive(secret, derive.Intent{Tenant: msg.Tenant, Action: "pix.cobranca", Payload: msg.Payment})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return res.Key
+}
+
+// pay records the payment, charges it under key unless already done, and
+// marks it done.
+func pay(ctx context.Context, db *pgx.Conn, key string, msg message) error {
+	if _, err := db.Exec(ctx, `insert into payments (idem_key, message_id, status) values ($1, $2, 'started') on conflict (idem_key) do nothing`,
+		key, msg.MessageID); err != nil {
+		return err
+	}
+	var status string
+	if err := db.QueryRow(ctx, `select status from payments where idem_key = $1`, key).Scan(&status); err != nil {
+		return err
+	}
+	if status == "done" {
+		return nil
+	}
+	chargeID, err := charge(key, msg.Payment)
+	if err != nil {
+		return err
+	}
+	_, err = db.Exec(ctx, `update payments set status = 'done', charge_id = $2, updated_at = now() where idem_key = $1`, key, chargeID)
+	return err
+}
+
+func charge(key string, payment []byte) (string, error) {
+	req, _ := http.NewRequest(http.MethodPost, os.Getenv("PROVIDER_URL")+"/v1/charges", bytes.NewReader(payment))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("provider answered %d: %s", resp.StatusCode, body)
+	}
+	var out struct{ ID string }
+	_ = json.Unmarshal(body, &out)
+	return out.ID, nil
+}
