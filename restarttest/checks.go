@@ -55,6 +55,18 @@ type expectation struct {
 	learned   bool     // a clean round ran before: endpoints is what it called
 	// killLanded is set when the round's kill point was reached.
 	killLanded bool
+	// drifted are endpoints whose key changed between the attempts of an
+	// earlier round: in a resend round that, not the message id, explains
+	// a second key.
+	drifted map[string]bool
+}
+
+// driftReason explains why an endpoint got more than one key in a round.
+func (exp expectation) driftReason(endpoint string) string {
+	if exp.resend && !exp.drifted[endpoint] {
+		return resendExplanation
+	}
+	return "key drawn in the attempt"
 }
 
 // runChecks judges a round. Each endpoint the clean round called must see
@@ -118,13 +130,10 @@ func checkKeyStable(r *Round, exp expectation) Check {
 	if !slices.ContainsFunc(slices.Collect(maps.Values(keyed)), func(n int) bool { return n > 1 }) {
 		return notApplicable(CheckKeyStable, "no endpoint got a key twice: nothing to compare")
 	}
-	why := "key drawn in the attempt"
-	if exp.resend {
-		why = resendExplanation
-	}
 	var fs []finding
 	for _, t := range r.Effects {
 		if len(t.Keys) > 1 {
+			why := exp.driftReason(t.Endpoint)
 			fs = append(fs, finding{severity: sevKeyDrift, subject: t.Endpoint + why,
 				text:     fmt.Sprintf("%s: %d different keys (%s): %s", t.Endpoint, len(t.Keys), shortKeys(t.Keys), why),
 				headline: fmt.Sprintf("%s (%s: %d different keys %s)", why, t.Endpoint, len(t.Keys), shortKeys(t.Keys))})
@@ -193,7 +202,7 @@ func checkEffectOnce(r *Round, exp expectation) Check {
 		}
 		return notApplicable(CheckEffectOnce, "no effect request and no --effect-sql: nothing to count")
 	}
-	fs := providerEffects(r, endpoints, exp.resend)
+	fs := providerEffects(r, endpoints, exp)
 	if judgesLocal {
 		fs = append(fs, localEffects(r.LocalEffects)...)
 	}
@@ -205,7 +214,7 @@ func checkEffectOnce(r *Round, exp expectation) Check {
 
 // providerEffects finds the endpoints whose effect did not happen exactly
 // once.
-func providerEffects(r *Round, endpoints []string, resend bool) []finding {
+func providerEffects(r *Round, endpoints []string, exp expectation) []finding {
 	executed := map[string]EndpointTally{}
 	for _, t := range r.Effects {
 		executed[t.Endpoint] = t
@@ -220,8 +229,8 @@ func providerEffects(r *Round, endpoints []string, resend bool) []finding {
 				text: fmt.Sprintf("lost %s (0 effects at %s)", noun, e)})
 		case t.Executed > 1:
 			text := fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts))
-			if resend && len(t.Keys) > 1 {
-				text += ": " + resendExplanation
+			if why := exp.driftReason(e); why == resendExplanation && len(t.Keys) > 1 {
+				text += ": " + why
 			}
 			fs = append(fs, finding{severity: sevDuplicated, subject: e, text: text})
 		}

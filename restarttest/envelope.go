@@ -210,9 +210,18 @@ func freshValue(old []byte) []byte {
 		b, _ := json.Marshal(s + randomHex(8))
 		return b
 	}
+	// A word prefix ("wamid.", "evt_") names the kind of id: it stays.
+	keep := 0
+	if i := strings.IndexAny(s, ".-_:"); i > 0 && strings.Trim(s[:i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" &&
+		strings.IndexFunc(s[i:], isAlnum) >= 0 && !isHexish(s) {
+		keep = i + 1
+	}
 	for {
 		fresh := []rune(s)
 		for i, r := range fresh {
+			if i < keep {
+				continue
+			}
 			switch {
 			case r >= '0' && r <= '9':
 				fresh[i] = randomRune("0123456789")

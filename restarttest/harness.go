@@ -99,16 +99,19 @@ func (c *Config) withDefaults() {
 
 // harness holds what lives for the whole run.
 type harness struct {
-	cfg        Config
-	db         *database
-	proxy      *pgproxy.Proxy
-	prov       *provider
-	model      *fakeModel
-	msgFile    string
-	hmacKey    string
-	env        []string
-	learned    Learned
-	learnedOK  bool
+	cfg       Config
+	db        *database
+	proxy     *pgproxy.Proxy
+	prov      *provider
+	model     *fakeModel
+	msgFile   string
+	hmacKey   string
+	env       []string
+	learned   Learned
+	learnedOK bool
+	// drifted are the endpoints whose key changed between attempts in a
+	// round before: a resend round's second key is no news about them.
+	drifted    map[string]bool
 	cleanMS    int64
 	roundMu    sync.Mutex
 	round      *roundState
@@ -250,6 +253,18 @@ func (h *harness) finish(rep *Report) *Report {
 	}
 	finishReport(rep)
 	return rep
+}
+
+// noteDrift remembers the endpoints whose key was drawn per attempt.
+func (h *harness) noteDrift(r Round) {
+	for _, t := range r.Effects {
+		if len(t.Keys) > 1 {
+			if h.drifted == nil {
+				h.drifted = map[string]bool{}
+			}
+			h.drifted[t.Endpoint] = true
+		}
+	}
 }
 
 // initialPlan is the explicit --kill-at list, or a clean round that the
@@ -434,7 +449,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK, resend: kp.Kind == KillResend,
-		learned: h.learnedOK, killLanded: round.KillReached}
+		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted}
 	if !exp.reference {
 		expectLocal(local, h.learned.LocalEffects)
 	}
@@ -446,6 +461,9 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		}
 	}
 	round.Passed = allPassed(round.Checks)
+	if kp.Kind != KillResend {
+		h.noteDrift(round)
+	}
 	if err := h.environmentFailure(index, round); err != nil {
 		return Round{}, err
 	}

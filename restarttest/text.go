@@ -177,12 +177,16 @@ func (t *textWriter) resent(changes []EnvelopeChange) {
 	t.line("  %s", t.st.Muted.Render("delivery 2 re-sent after delivery 1 was acknowledged, with fresh "+strings.Join(parts, ", ")))
 }
 
-// shortJSON shortens a JSON value for display.
+// shortJSON shortens a JSON value for display, keeping a string's quotes.
 func shortJSON(v string) string {
-	if r := []rune(v); len(r) > 14 {
-		return string(r[:12]) + "…"
+	r := []rune(v)
+	if len(r) <= 16 {
+		return v
 	}
-	return v
+	if r[0] == '"' {
+		return string(r[:13]) + "…\""
+	}
+	return string(r[:14]) + "…"
 }
 
 // notApplicableMark marks a check that had nothing to look at: neither ✓
