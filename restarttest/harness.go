@@ -401,6 +401,11 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	rs := newRoundState(h, kp)
+	if kp.Kind == KillConcurrent && h.transport == nil {
+		// A server answers every delivery from one process: its arrivals
+		// cannot be told apart by delivery.
+		rs.rv = newRendezvous(kp.N, rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil)
+	}
 	h.roundMu.Lock()
 	h.round = rs
 	h.roundMu.Unlock()
@@ -430,6 +435,9 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	}
 	round := rs.result(index)
 	round.Resent = rs.resendChanges
+	if rs.rv != nil {
+		round.Rendezvous = rs.rv.report()
+	}
 	round.EscapedProcesses = escaped
 	h.roundMu.Lock()
 	h.round = nil

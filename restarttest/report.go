@@ -58,6 +58,10 @@ type Round struct {
 	// handler's process group after the round (setsid, daemons); they were
 	// killed.
 	EscapedProcesses int `json:"escaped_processes"`
+	// Rendezvous reports, in a concurrent round, whether the deliveries
+	// were held at their first write and first effect request until all
+	// had arrived, and released together.
+	Rendezvous []Rendezvous `json:"rendezvous,omitempty"`
 	// Resent lists, in a resend round, the envelope fields the second
 	// delivery carried with fresh values.
 	Resent         []EnvelopeChange `json:"resent,omitempty"`

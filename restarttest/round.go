@@ -33,6 +33,7 @@ type roundState struct {
 
 	resend        *delivered // the re-sent message of a resend round
 	resendChanges []EnvelopeChange
+	rv            *rendezvous // a concurrent round's rendezvous; nil otherwise
 }
 
 // sentBy is the attempt an effect request came from and its index among
@@ -158,7 +159,12 @@ func (rs *roundState) onCommit(s *pgproxy.Session) pgproxy.Action {
 // statement reaches the server; blocking here holds the write. Nothing is
 // held yet: this is where a concurrent:N rendezvous holds each delivery's
 // first write.
-func (rs *roundState) beforeWrite(ctx context.Context, s *pgproxy.Session) {}
+func (rs *roundState) beforeWrite(ctx context.Context, s *pgproxy.Session) {
+	if rs.rv == nil {
+		return
+	}
+	rs.rv.writes.join(ctx, rs.rv.party(rs.sender(s.ClientAddr.String(), rs.h.proxy.Addr().Port)))
+}
 
 // sender is the attempt a connection to one of our servers (the provider,
 // the database proxy) came from: the only one in flight, else the one whose
@@ -184,6 +190,9 @@ func (rs *roundState) sender(remoteAddr string, serverPort int) *attemptRun {
 // arrived implements providerHooks.
 func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
 	a := rs.sender(remoteAddr, rs.h.prov.port())
+	if rs.rv != nil {
+		rs.rv.requests.join(context.Background(), rs.rv.party(a))
+	}
 	if a == nil {
 		return false
 	}
@@ -310,6 +319,9 @@ func (rs *roundState) end(a *attemptRun, started time.Time) {
 	rs.mu.Lock()
 	delete(rs.inflight, a)
 	rs.mu.Unlock()
+	if rs.rv != nil {
+		rs.rv.ended(a.rec.Delivery)
+	}
 	a.rec.DurationMS = time.Since(started).Milliseconds()
 }
 

@@ -93,6 +93,7 @@ func (t *textWriter) round(r Round) {
 	}
 	t.keyLen = shortKeyLen(keys)
 	t.resent(r.Resent)
+	t.rendezvous(r.Rendezvous)
 	shown := make([]bool, len(r.EffectRequests))
 	concurrent := kp.Kind == KillConcurrent
 	byDelivery := maxDelivery(r) > 1
@@ -175,6 +176,19 @@ func (t *textWriter) resent(changes []EnvelopeChange) {
 		parts = append(parts, fmt.Sprintf("%s %s → %s", c.Path, shortJSON(c.From), shortJSON(c.To)))
 	}
 	t.line("  %s", t.st.Muted.Render("delivery 2 re-sent after delivery 1 was acknowledged, with fresh "+strings.Join(parts, ", ")))
+}
+
+// rendezvous says whether a concurrent round's deliveries really raced.
+func (t *textWriter) rendezvous(rvs []Rendezvous) {
+	for _, rv := range rvs {
+		if rv.Reached {
+			t.line("  %s", t.st.Muted.Render(fmt.Sprintf("rendezvous at the %s: %d of %d deliveries held and released together after %dms",
+				rv.Point, rv.Arrived, rv.Deliveries, rv.WaitedMS)))
+			continue
+		}
+		t.line("  %s", t.st.Warn.Render(fmt.Sprintf("rendezvous at the %s not reached: %d of %d deliveries (%s)",
+			rv.Point, rv.Arrived, rv.Deliveries, rv.Note)))
+	}
 }
 
 // shortJSON shortens a JSON value for display, keeping a string's quotes.

@@ -1,0 +1,179 @@
+package restarttest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A concurrent:N round makes its deliveries really race: each delivery's
+// first write (held at the database proxy) and its first effect request
+// (held at the fake provider) wait until all N deliveries have reached the
+// same point, or a bounded wait passes, and are then released together. A
+// check-then-act window, however short, is then open in every delivery at
+// once.
+
+// Rendezvous points.
+const (
+	PointFirstWrite   = "first write"
+	PointFirstRequest = "first effect request"
+)
+
+// Rendezvous reports one rendezvous of a concurrent round.
+type Rendezvous struct {
+	Point      string `json:"point"`      // "first write" or "first effect request"
+	Deliveries int    `json:"deliveries"` // N
+	Arrived    int    `json:"arrived"`    // deliveries that reached the point while it held
+	Reached    bool   `json:"reached"`    // all N arrived and were released together
+	WaitedMS   int64  `json:"waited_ms"`  // from the first arrival to the release
+	// Note says why the deliveries were released before all arrived.
+	Note string `json:"note,omitempty"`
+}
+
+// barrier holds the deliveries arriving at one point until all have come.
+type barrier struct {
+	point   string
+	parties int
+	wait    time.Duration
+
+	mu       sync.Mutex
+	arrived  map[int]bool
+	first    time.Time
+	release  chan struct{}
+	released bool
+	reached  bool
+	waited   time.Duration
+	note     string
+	timer    *time.Timer
+}
+
+func newBarrier(point string, parties int, wait time.Duration) *barrier {
+	return &barrier{point: point, parties: parties, wait: wait, arrived: map[int]bool{}, release: make(chan struct{})}
+}
+
+// rendezvousWait bounds how long the first arrival waits for the others:
+// a few times a clean delivery, at least a second, at most five.
+func rendezvousWait(cleanMS int64, timeout time.Duration) time.Duration {
+	w := min(max(3*time.Duration(cleanMS)*time.Millisecond, time.Second), 5*time.Second)
+	return min(w, timeout/2)
+}
+
+// join holds delivery d at the point until the barrier opens. A delivery
+// that already passed, or a barrier already open, does not wait.
+func (b *barrier) join(ctx context.Context, d int) {
+	b.mu.Lock()
+	if b.released || b.arrived[d] {
+		b.mu.Unlock()
+		return
+	}
+	if len(b.arrived) == 0 {
+		b.first = time.Now()
+		b.timer = time.AfterFunc(b.wait, func() {
+			b.open(false, fmt.Sprintf("released after the bounded wait of %s", b.wait))
+		})
+	}
+	b.arrived[d] = true
+	if len(b.arrived) == b.parties {
+		b.openLocked(true, "")
+		b.mu.Unlock()
+		return
+	}
+	release := b.release
+	b.mu.Unlock()
+	select {
+	case <-release:
+	case <-ctx.Done():
+	}
+}
+
+// gaveUp opens the barrier when delivery d's attempt ended without reaching
+// the point: the others would wait for nothing.
+func (b *barrier) gaveUp(d int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.released && !b.arrived[d] {
+		b.openLocked(false, fmt.Sprintf("delivery %d ended its attempt before its %s", d, b.point))
+	}
+}
+
+func (b *barrier) open(reached bool, note string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.openLocked(reached, note)
+}
+
+func (b *barrier) openLocked(reached bool, note string) {
+	if b.released {
+		return
+	}
+	b.released, b.reached, b.note = true, reached, note
+	if !b.first.IsZero() {
+		b.waited = time.Since(b.first)
+	}
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	close(b.release)
+}
+
+// report is the barrier's part of the round report; ok is false when no
+// delivery ever reached the point.
+func (b *barrier) report() (Rendezvous, bool) {
+	b.open(false, "")
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.arrived) == 0 {
+		return Rendezvous{}, false
+	}
+	note := b.note
+	if !b.reached && note == "" {
+		note = "the round ended first"
+	}
+	return Rendezvous{Point: b.point, Deliveries: b.parties, Arrived: len(b.arrived), Reached: b.reached,
+		WaitedMS: b.waited.Milliseconds(), Note: note}, true
+}
+
+// rendezvous are the barriers of a concurrent round.
+type rendezvous struct {
+	writes, requests *barrier
+	// byDelivery is false when deliveries cannot be told apart (one server
+	// process answers them all): each arrival then counts as a delivery.
+	byDelivery bool
+	anonymous  atomic.Int64
+}
+
+func newRendezvous(parties int, wait time.Duration, byDelivery bool) *rendezvous {
+	return &rendezvous{
+		writes:     newBarrier(PointFirstWrite, parties, wait),
+		requests:   newBarrier(PointFirstRequest, parties, wait),
+		byDelivery: byDelivery,
+	}
+}
+
+// party names the arrival of attempt a (nil when unattributed).
+func (rv *rendezvous) party(a *attemptRun) int {
+	if rv.byDelivery && a != nil {
+		return a.rec.Delivery
+	}
+	return -int(rv.anonymous.Add(1))
+}
+
+// ended lets both barriers know that delivery d's attempt is over.
+func (rv *rendezvous) ended(d int) {
+	if rv.byDelivery {
+		rv.writes.gaveUp(d)
+		rv.requests.gaveUp(d)
+	}
+}
+
+func (rv *rendezvous) report() []Rendezvous {
+	var out []Rendezvous
+	for _, b := range []*barrier{rv.writes, rv.requests} {
+		if r, ok := b.report(); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}

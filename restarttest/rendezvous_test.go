@@ -1,0 +1,58 @@
+package restarttest
+
+import (
+	"strings"
+	"testing"
+)
+
+// A handler that checks a 'done' row first and draws its key per attempt
+// is caught by concurrent:2 every time: both deliveries are held at their
+// first effect request until both have passed the check.
+func TestConcurrentRendezvousCatchesACheckFirstFreshKeyHandler(t *testing.T) {
+	cfg := exampleConfig(t, "freshkey")
+	cfg.KillPoints = []KillPoint{{Kind: KillConcurrent, N: 2}}
+	n := repeatCount(t)
+	caught := 0
+	for i := 0; i < n; i++ {
+		rep := run(t, cfg)
+		r := rep.Rounds[0]
+		once := check(r, CheckEffectOnce)
+		var reached bool
+		for _, rv := range r.Rendezvous {
+			if rv.Point == PointFirstRequest {
+				reached = rv.Reached && rv.Arrived == 2
+			}
+		}
+		if reached && !once.Passed && strings.HasPrefix(once.Detail, "duplicated charge (2 effects") {
+			caught++
+			continue
+		}
+		dumpOnFailure(t, rep)
+		t.Errorf("run %d: rendezvous %+v, effect-once %+v", i+1, r.Rendezvous, once)
+	}
+	if caught != n {
+		t.Errorf("freshkey failed concurrent:2 in %d of %d runs, want %d of %d", caught, n, n, n)
+	}
+}
+
+// A handler that serializes its deliveries (a row lock for the whole
+// delivery) never lets the second reach its first write: the rendezvous is
+// reported as not reached, and the handler still passes.
+func TestConcurrentRendezvousNotReachedIsReported(t *testing.T) {
+	cfg := exampleConfig(t, "intent")
+	cfg.KillPoints = []KillPoint{{Kind: KillConcurrent, N: 2}}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	if rep.Verdict != VerdictPass {
+		t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+	}
+	r := rep.Rounds[0]
+	if len(r.Rendezvous) == 0 {
+		t.Fatalf("no rendezvous reported")
+	}
+	var text strings.Builder
+	_ = WriteText(&text, rep, nil)
+	if !strings.Contains(text.String(), "rendezvous at the first write") {
+		t.Errorf("text does not report the rendezvous:\n%s", text.String())
+	}
+}
