@@ -100,7 +100,7 @@ func appendObject[V any](dst []byte, m map[string]V, appendValue func([]byte, V)
 	return append(dst, '}'), nil
 }
 
-var errInvalidUTF8 = errors.New("string is not valid UTF-8")
+var errInvalidUTF8 = refusal(ReasonInvalidText, errors.New("string is not valid UTF-8"))
 
 // appendString writes s as a JSON string the way Python's json.dumps with
 // ensure_ascii=False does. Invalid UTF-8 (including encoded surrogates) is

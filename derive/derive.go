@@ -89,8 +89,8 @@ func parsePayload(p *parser, data []byte) (Value, error) {
 }
 
 func (s *Schema) unknownAction(name string) error {
-	return &Error{Err: fmt.Errorf("unknown action %q (schema version %d has %s)",
-		name, s.Version, strings.Join(s.ActionNames(), ", "))}
+	return &Error{Err: fmt.Errorf("unknown action %s (schema version %d has %s)",
+		quoteValue(name), s.Version, strings.Join(s.ActionNames(), ", "))}
 }
 
 // compiledAction is an Action prepared for repeated use: rules looked up,

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/idemcheck/idemcheck/derive/internal/pystr"
 )
 
@@ -131,18 +129,18 @@ func appendText(dst []byte, in *RuleInput, _ *[]byte) ([]byte, error) {
 		return in.Value.appendText(dst), nil
 	case KindNumber:
 		if !in.Value.integer {
-			return dst, fmt.Errorf("want a string or an integer, got the non-integer number %s", in.Value.Raw)
+			return dst, refusal(ReasonNonIntegerID, fmt.Errorf("want a string or an integer, got the non-integer number %s", plainValue(in.Value.Raw)))
 		}
 		return appendInteger(dst, in.Value.Raw)
 	}
-	return dst, fmt.Errorf("want a string or an integer, got %s", describeValue(in.Value))
+	return dst, refusal(ReasonNonIntegerID, fmt.Errorf("want a string or an integer, got %s", describeValue(in.Value)))
 }
 
 // appendInteger writes a JSON integer literal as Python's str(int(lit)).
 func appendInteger(dst, lit []byte) ([]byte, error) {
 	digits := bytes.TrimPrefix(lit, []byte("-"))
 	if len(digits) > pythonMaxIntDigits {
-		return dst, fmt.Errorf("integer has %d digits, more than the %d Python converts", len(digits), pythonMaxIntDigits)
+		return dst, refusal(ReasonIntegerDigits, fmt.Errorf("integer has %d digits, more than the %d Python converts", len(digits), pythonMaxIntDigits))
 	}
 	if len(digits) == 1 && digits[0] == '0' {
 		return append(dst, '0'), nil
@@ -160,7 +158,7 @@ func stringArg(in *RuleInput, scratch *[]byte) ([]byte, error) {
 	return *scratch, nil
 }
 
-// appendPixKey: NFC, Python strip, Python lower; then an e-mail key (has
+// appendPixKey: NFC (CPython's, see pystr.AppendNFC), Python strip, Python lower; then an e-mail key (has
 // '@') is kept as is and any other key keeps only what str.isalnum() accepts;
 // finally NFC again if those steps broke it (see renormalize).
 func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
@@ -168,8 +166,12 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	if !belowCombining(s) && !norm.NFC.IsNormal(s) {
-		s = norm.NFC.Bytes(s)
+	if r := pystr.FirstNewer(s); r >= 0 {
+		return dst, newerRuneError(r)
+	}
+	if !belowCombining(s) && !pystr.IsNFC(s) {
+		var runes []rune
+		s = pystr.AppendNFC(nil, s, &runes)
 	}
 	start := len(dst)
 	dst = pystr.AppendLower(dst, pystr.Strip(s))
@@ -216,10 +218,11 @@ func belowCombining(b []byte) bool {
 // syllable). The reference stops before this step and so is not idempotent
 // for such input; a normalized key must normalize to itself.
 func renormalize(dst []byte, start int, scratch *[]byte) []byte {
-	if belowCombining(dst[start:]) || norm.NFC.IsNormal(dst[start:]) {
+	if belowCombining(dst[start:]) || pystr.IsNFC(dst[start:]) {
 		return dst
 	}
-	*scratch = norm.NFC.Append((*scratch)[:0], dst[start:]...)
+	var runes []rune
+	*scratch = pystr.AppendNFC((*scratch)[:0], dst[start:], &runes)
 	return append(dst[:start], *scratch...)
 }
 
@@ -245,7 +248,19 @@ func appendTrimLower(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error)
 	if err != nil {
 		return dst, err
 	}
+	if r := pystr.FirstNewer(s); r >= 0 {
+		return dst, newerRuneError(r)
+	}
 	return pystr.AppendLower(dst, pystr.Strip(s)), nil
+}
+
+// newerRuneError refuses a character that Unicode assigned after the
+// version of the reference's Python (pystr.UnicodeVersion): a later Python
+// lowercases, classifies or normalizes it differently, so the key would
+// depend on which Python runs the reference.
+func newerRuneError(r rune) error {
+	return refusal(ReasonNewerUnicode, fmt.Errorf("character %U is newer than Unicode %s, the version of the reference's Python %s; its case and normalization differ between Python versions",
+		r, pystr.UnicodeVersion, pystr.PythonVersion))
 }
 
 func describeValue(v Value) string {
@@ -253,7 +268,7 @@ func describeValue(v Value) string {
 	case KindBool, KindNull:
 		return string(v.Raw)
 	case KindNumber:
-		return "the number " + string(v.Raw)
+		return "the number " + plainValue(v.Raw)
 	case KindString:
 		return "a string"
 	}
