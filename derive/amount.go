@@ -25,8 +25,7 @@ func appendCents(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 		}
 		return appendDecimalCents(dst, lit, lit)
 	case KindString:
-		*scratch = in.Value.appendText((*scratch)[:0])
-		s := *scratch
+		s, _ := stringArg(in, scratch)
 		t := bytes.Trim(s, " \t")
 		if len(t) == 0 {
 			return dst, refusal(ReasonAmountFormat, errors.New("empty amount"))
@@ -60,6 +59,10 @@ func checkFloatRoundTrip(lit []byte) error {
 	if d, err := scanDecimal(lit); err == nil && d.sigDigits() <= 15 &&
 		len(d.intDigits)+len(d.fracDigits) <= 30 && d.exp > -250 && d.exp < 250 {
 		return nil
+	}
+	// A float's shortest repr has at most 17 significant digits.
+	if d, err := scanDecimal(lit); err == nil && d.sigDigits() > 17 {
+		return refusal(ReasonFloatDigits, fmt.Errorf("amount %s has more digits than a JSON float carries exactly; send it as a string", plainValue(lit)))
 	}
 	f, err := strconv.ParseFloat(string(lit), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0) {
@@ -208,6 +211,10 @@ func appendDecimalCents(dst, t, orig []byte) ([]byte, error) {
 		}
 		return dst, refusal(ReasonAmountRange, fmt.Errorf("amount %s: %v", quoteValue(orig), err))
 	}
+	// Checked before copying the digits: the amount may be huge.
+	if sig := d.sigDigits(); sig > pythonDecimalPrecision {
+		return dst, precisionError(orig, sig)
+	}
 	start := len(dst)
 	if d.neg {
 		dst = append(dst, '-')
@@ -230,11 +237,6 @@ func appendDecimalCents(dst, t, orig []byte) ([]byte, error) {
 	if len(dst) == digitsAt { // zero, whatever its sign and exponent
 		return append(dst[:start], '0'), nil
 	}
-	if sig := len(dst) - digitsAt; sig > pythonDecimalPrecision {
-		return dst[:start], refusal(ReasonAmountPrecision, fmt.Errorf(
-			"amount %s has %d significant digits; the reference computes cents in %d-digit decimal arithmetic and would round the money: refusing",
-			quoteValue(orig), sig, pythonDecimalPrecision))
-	}
 	if exp < 0 {
 		return dst[:start], refusal(ReasonFractionOfCent, fmt.Errorf("amount %s has a fraction of a cent; refusing to round money", quoteValue(orig)))
 	}
@@ -245,4 +247,10 @@ func appendDecimalCents(dst, t, orig []byte) ([]byte, error) {
 		dst = append(dst, '0')
 	}
 	return dst, nil
+}
+
+func precisionError(orig []byte, sig int) error {
+	return refusal(ReasonAmountPrecision, fmt.Errorf(
+		"amount %s has %d significant digits; the reference computes cents in %d-digit decimal arithmetic and would round the money: refusing",
+		quoteValue(orig), sig, pythonDecimalPrecision))
 }

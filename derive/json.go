@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -96,7 +97,8 @@ func (v Value) appendText(dst []byte) []byte {
 	if !v.escaped {
 		return append(dst, inner...)
 	}
-	return appendUnescaped(dst, inner)
+	// Decoded text is never longer than its escaped form: one allocation.
+	return appendUnescaped(slices.Grow(dst, len(inner)), inner)
 }
 
 // Literal returns the exact literal of a number value, e.g. "34831.95".

@@ -44,7 +44,15 @@ type appendRuleFunc func(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, er
 type rule struct {
 	fn       RuleFunc
 	appendFn appendRuleFunc
+	// view, when set, answers for the common inputs a rule leaves as a
+	// slice of themselves, without copying: a huge value then costs no
+	// second copy. It reports false when the rule must run.
+	view viewRuleFunc
 }
+
+// viewRuleFunc returns what the rule would append, as a slice of the
+// input's raw bytes, when that is possible.
+type viewRuleFunc func(in *RuleInput) ([]byte, bool)
 
 var rules = map[string]rule{}
 
@@ -71,6 +79,13 @@ func registerAppendRule(name string, fn appendRuleFunc) {
 	})
 	r := rules[name]
 	r.appendFn = fn
+	rules[name] = r
+}
+
+// registerView adds the copy-free shortcut of an already registered rule.
+func registerView(name string, view viewRuleFunc) {
+	r := rules[name]
+	r.view = view
 	rules[name] = r
 }
 
@@ -114,6 +129,61 @@ func init() {
 	registerAppendRule("pix_key", appendPixKey)
 	registerAppendRule("trim", appendTrim)
 	registerAppendRule("trim_lower", appendTrimLower)
+	registerView("text", func(in *RuleInput) ([]byte, bool) { return plainString(in) })
+	registerView("trim", viewTrim)
+	registerView("trim_lower", viewTrimLower)
+	registerView("pix_key", viewPixKey)
+}
+
+// plainString returns the inside of a JSON string value without escapes.
+func plainString(in *RuleInput) ([]byte, bool) {
+	if in.Value.Kind != KindString || in.Value.escaped {
+		return nil, false
+	}
+	return in.Value.Raw[1 : len(in.Value.Raw)-1], true
+}
+
+func viewTrim(in *RuleInput) ([]byte, bool) {
+	s, ok := plainString(in)
+	return pystr.Strip(s), ok
+}
+
+// viewTrimLower: ASCII text without capitals is its own lowercase.
+func viewTrimLower(in *RuleInput) ([]byte, bool) {
+	s, ok := plainString(in)
+	if !ok || !lowerASCII(s) {
+		return nil, false
+	}
+	return pystr.Strip(s), true
+}
+
+// viewPixKey: ASCII without capitals is its own NFC and lowercase; it stays
+// as it is when it is an e-mail key or all alphanumeric.
+func viewPixKey(in *RuleInput) ([]byte, bool) {
+	s, ok := plainString(in)
+	if !ok || !lowerASCII(s) {
+		return nil, false
+	}
+	s = pystr.Strip(s)
+	if bytes.IndexByte(s, '@') >= 0 {
+		return s, true
+	}
+	for _, c := range s {
+		if !asciiAlnum[c] {
+			return nil, false
+		}
+	}
+	return s, true
+}
+
+// lowerASCII reports whether s is ASCII without capital letters.
+func lowerASCII(s []byte) bool {
+	for _, c := range s {
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // pythonMaxIntDigits is CPython's default limit on int/str conversions
@@ -148,11 +218,16 @@ func appendInteger(dst, lit []byte) ([]byte, error) {
 	return append(dst, lit...), nil
 }
 
-// stringArg appends the field's string to *scratch and returns it, or
-// refuses a value that is not a JSON string.
+// stringArg returns the field's string, or refuses a value that is not a
+// JSON string. A string without escapes is returned in place (a huge value
+// is not copied); one with escapes is decoded into *scratch. Either way the
+// result is read-only.
 func stringArg(in *RuleInput, scratch *[]byte) ([]byte, error) {
 	if in.Value.Kind != KindString {
 		return nil, fmt.Errorf("want a string, got %s", describeValue(in.Value))
+	}
+	if !in.Value.escaped {
+		return in.Value.Raw[1 : len(in.Value.Raw)-1], nil
 	}
 	*scratch = in.Value.appendText((*scratch)[:0])
 	return *scratch, nil
@@ -171,10 +246,11 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	}
 	if !belowCombining(s) && !pystr.IsNFC(s) {
 		var runes []rune
-		s = pystr.AppendNFC(nil, s, &runes)
+		s = pystr.AppendNFC(make([]byte, 0, len(s)), s, &runes)
 	}
 	start := len(dst)
-	dst = pystr.AppendLower(dst, pystr.Strip(s))
+	s = pystr.Strip(s)
+	dst = pystr.AppendLower(slices.Grow(dst, len(s)), s)
 	key := dst[start:]
 	if bytes.IndexByte(key, '@') >= 0 {
 		return renormalize(dst, start, scratch), nil
@@ -251,7 +327,8 @@ func appendTrimLower(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error)
 	if r := pystr.FirstNewer(s); r >= 0 {
 		return dst, newerRuneError(r)
 	}
-	return pystr.AppendLower(dst, pystr.Strip(s)), nil
+	s = pystr.Strip(s)
+	return pystr.AppendLower(slices.Grow(dst, len(s)), s), nil
 }
 
 // newerRuneError refuses a character that Unicode assigned after the

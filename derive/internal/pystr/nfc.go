@@ -137,6 +137,13 @@ func AppendNFC[T ~string | ~[]byte](dst []byte, s T, scratch *[]rune) []byte {
 	seg := (*scratch)[:0]
 	var buf [4]rune
 	for i := 0; i < len(s); {
+		if len(seg) == 0 {
+			// Size the segment's buffer once: a run of a hundred million
+			// marks must not regrow it.
+			if n := decomposedLen(s[i:], &buf); n > cap(seg) {
+				seg = make([]rune, 0, n)
+			}
+		}
 		r, n := decodeRune(s[i:])
 		i += n
 		for _, d := range decompose(r, &buf) {
@@ -150,6 +157,22 @@ func AppendNFC[T ~string | ~[]byte](dst []byte, s T, scratch *[]rune) []byte {
 	dst = appendComposed(dst, seg)
 	*scratch = seg[:0]
 	return dst
+}
+
+// decomposedLen counts the runes the decomposition of s has up to the next
+// rune that surely starts a new segment (a starter that neither decomposes
+// nor composes with what precedes it): an upper bound of the next segment.
+func decomposedLen[T ~string | ~[]byte](s T, buf *[4]rune) int {
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := decodeRune(s[i:])
+		if i > 0 && propsOf(r)&(0xff|propComposesBackward|propDecomposes) == 0 {
+			break
+		}
+		i += size
+		n += len(decompose(r, buf))
+	}
+	return n
 }
 
 // decompose returns the full canonical decomposition of r (at most four
@@ -225,10 +248,9 @@ func canonicalOrder(seg []rune) {
 		for j < len(seg) && combiningClass(seg[j]) != 0 {
 			j++
 		}
-		if j-i > 1 {
-			slices.SortStableFunc(seg[i:j], func(a, b rune) int {
-				return int(combiningClass(a)) - int(combiningClass(b))
-			})
+		byClass := func(a, b rune) int { return int(combiningClass(a)) - int(combiningClass(b)) }
+		if j-i > 1 && !slices.IsSortedFunc(seg[i:j], byClass) {
+			slices.SortStableFunc(seg[i:j], byClass)
 		}
 		i = j
 	}

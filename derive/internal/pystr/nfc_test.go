@@ -110,9 +110,9 @@ func TestNFCAgainstLivePython(t *testing.T) {
 	if _, err := os.Stat(py); err != nil {
 		t.Skip("no /usr/bin/python3: the checked-in cases still run in TestNFCCases")
 	}
-	n := 20000
+	n := 5000
 	if testing.Short() {
-		n = 2000
+		n = 1000
 	}
 	in := nfcStrings(n, 1)
 	want := pythonNFC(t, py, in)
