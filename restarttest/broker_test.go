@@ -226,3 +226,33 @@ func TestBrokerUnreachable(t *testing.T) {
 		t.Errorf("remote broker: %v, want a refusal naming --allow-remote", err)
 	}
 }
+
+// The kill points outside the default plan: a commit whose reply never
+// comes (the example consumers crash on a lost connection, and the broker
+// redelivers) and a kill after a delay.
+func TestBrokerCommitLostAndTimeKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two brokers, two kill points each")
+	}
+	cases := map[string]func(*testing.T) Config{
+		"amqp": func(t *testing.T) Config { return amqpConfig(t, consumer(t, "amqp")) },
+		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")) },
+	}
+	for name, mk := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg := mk(t)
+			cfg.KillPoints = []KillPoint{{Kind: KillDBCommitLost, N: 1}, {Kind: KillTime, Delay: 30 * time.Millisecond}}
+			rep := run(t, cfg)
+			defer dumpOnFailure(t, rep)
+			if rep.Verdict != VerdictPass {
+				t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+			}
+			for _, r := range rep.Rounds {
+				if !r.KillReached || len(r.Attempts) < 2 {
+					t.Errorf("round %s: reached %v, %d attempts; want the kill and a redelivery", r.KillPoint, r.KillReached, len(r.Attempts))
+				}
+			}
+		})
+	}
+}

@@ -73,6 +73,11 @@ func main() {
 			key = fmt.Sprintf("%s-%d", msg.MessageID, md.NumDelivered)
 		}
 		if err := pay(ctx, db, key, msg); err != nil {
+			if db.IsClosed() {
+				// The connection is gone (a commit whose reply never
+				// came): crash, and let JetStream redeliver.
+				log.Fatalf("database connection lost: %v", err)
+			}
 			log.Printf("retry later: %v", err)
 			_ = m.NakWithDelay(100 * time.Millisecond)
 			return
