@@ -11,15 +11,19 @@ const (
 
 // Report is the whole run; its JSON encoding is the `--format json` output.
 type Report struct {
-	Version      int     `json:"version"`
-	Verdict      string  `json:"verdict"` // pass or fail
-	Summary      string  `json:"summary"` // the last line of the text output
-	Handler      string  `json:"handler"`
-	Deliver      string  `json:"deliver,omitempty"`
-	ClientKey    string  `json:"client_key_header,omitempty"` // --client-key: the key's header
-	Broker       string  `json:"broker,omitempty"`            // broker delivery: the queue or consumer
-	Schema       string  `json:"schema"`
-	Kept         bool    `json:"schema_kept"`
+	Version   int    `json:"version"`
+	Verdict   string `json:"verdict"` // pass or fail
+	Summary   string `json:"summary"` // the last line of the text output
+	Handler   string `json:"handler"`
+	Deliver   string `json:"deliver,omitempty"`
+	ClientKey string `json:"client_key_header,omitempty"` // --client-key: the key's header
+	Broker    string `json:"broker,omitempty"`            // broker delivery: the queue or consumer
+	Schema    string `json:"schema"`
+	Kept      bool   `json:"schema_kept"`
+	// SchemaCheck is "checked" when changes outside the schema are
+	// detected (a run that made any exits 2 instead of reporting), else
+	// why they are not.
+	SchemaCheck  string  `json:"schema_check"`
 	Seed         *int64  `json:"seed,omitempty"`
 	Learned      Learned `json:"learned"`
 	RoundsTotal  int     `json:"rounds_total"`
