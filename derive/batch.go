@@ -348,7 +348,7 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 		}
 	}
 	if unknown >= 0 { // reported after the loop so the answer still carries the id
-		return id, nil, fmt.Errorf("unknown key %s (want tenant, action, payload, id)", quoteValue(obj.Members()[unknown].Name()))
+		return id, nil, refusal(ReasonUnknownMember, fmt.Errorf("unknown key %s (want tenant, action, payload, id)", quoteValue(obj.Members()[unknown].Name())))
 	}
 	for i, name := range [3]string{"tenant", "action", "payload"} {
 		if !seen[i] {
