@@ -51,6 +51,7 @@ type RestartTestOptions struct {
 	Queue           string
 	Subject         string
 	AckWait         time.Duration
+	NATSPush        bool
 
 	// Context, when set, replaces the interrupt-aware background context.
 	Context context.Context
@@ -134,6 +135,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.StringVar(&opts.Queue, "queue", "", "RabbitMQ queue for an amqp:// --deliver (default: a fresh name per run)")
 	f.StringVar(&opts.Subject, "subject", "", "NATS subject for a nats:// --deliver (default: a fresh subject per run)")
 	f.DurationVar(&opts.AckWait, "ack-wait", time.Second, "broker delivery: NATS AckWait, and how long an idle RabbitMQ consumer may hold the message unacknowledged")
+	f.BoolVar(&opts.NATSPush, "nats-push", false, "with a nats:// --deliver: create a push consumer (NATS_DELIVER_SUBJECT, queue group NATS_CONSUMER) instead of a pull consumer")
 	return cmd
 }
 

@@ -25,18 +25,17 @@ func appendCents(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 		}
 		return appendDecimalCents(dst, lit, lit)
 	case KindString:
-		*scratch = in.Value.appendText((*scratch)[:0])
-		s := *scratch
+		s, _ := stringArg(in, scratch)
 		t := bytes.Trim(s, " \t")
 		if len(t) == 0 {
-			return dst, errors.New("empty amount")
+			return dst, refusal(ReasonAmountFormat, errors.New("empty amount"))
 		}
 		if isNonFinite(t) {
-			return dst, fmt.Errorf("amount %q is not a finite number", s)
+			return dst, refusal(ReasonAmountFormat, fmt.Errorf("amount %s is not a finite number", quoteValue(s)))
 		}
 		return appendDecimalCents(dst, t, s)
 	}
-	return dst, fmt.Errorf("want an amount (number or decimal string), got %s", describeValue(in.Value))
+	return dst, refusal(ReasonNotAnAmount, fmt.Errorf("want an amount (number or decimal string), got %s", describeValue(in.Value)))
 }
 
 func isNonFinite(t []byte) bool {
@@ -61,14 +60,18 @@ func checkFloatRoundTrip(lit []byte) error {
 		len(d.intDigits)+len(d.fracDigits) <= 30 && d.exp > -250 && d.exp < 250 {
 		return nil
 	}
+	// A float's shortest repr has at most 17 significant digits.
+	if d, err := scanDecimal(lit); err == nil && d.sigDigits() > 17 {
+		return refusal(ReasonFloatDigits, fmt.Errorf("amount %s has more digits than a JSON float carries exactly; send it as a string", plainValue(lit)))
+	}
 	f, err := strconv.ParseFloat(string(lit), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0) {
-		return fmt.Errorf("amount %s is out of range", lit)
+		return refusal(ReasonAmountRange, fmt.Errorf("amount %s is out of range", plainValue(lit)))
 	}
 	a, errA := scanDecimal(lit)
 	b, errB := scanDecimal([]byte(strconv.FormatFloat(f, 'g', -1, 64)))
 	if errA != nil || errB != nil || !a.equal(b) {
-		return fmt.Errorf("amount %s has more digits than a JSON float carries exactly; send it as a string", lit)
+		return refusal(ReasonFloatDigits, fmt.Errorf("amount %s has more digits than a JSON float carries exactly; send it as a string", plainValue(lit)))
 	}
 	return nil
 }
@@ -193,15 +196,24 @@ func scanDecimal(s []byte) (decimal, error) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// pythonDecimalPrecision is the precision of Python's default decimal
+// context, in which the reference multiplies the amount by 100: a product
+// with more significant digits is rounded.
+const pythonDecimalPrecision = 28
+
 // appendDecimalCents appends 100 times the decimal text t, exactly, as an
 // integer. orig is the input as given, for error messages.
 func appendDecimalCents(dst, t, orig []byte) ([]byte, error) {
 	d, err := scanDecimal(t)
 	if err != nil {
 		if errors.Is(err, errNotDecimal) {
-			return dst, fmt.Errorf("amount %q is not a plain decimal (digits 0-9, optional sign, '.' fraction, exponent)", orig)
+			return dst, refusal(ReasonAmountFormat, fmt.Errorf("amount %s is not a plain decimal (digits 0-9, optional sign, '.' fraction, exponent)", quoteValue(orig)))
 		}
-		return dst, fmt.Errorf("amount %q: %v", orig, err)
+		return dst, refusal(ReasonAmountRange, fmt.Errorf("amount %s: %v", quoteValue(orig), err))
+	}
+	// Checked before copying the digits: the amount may be huge.
+	if sig := d.sigDigits(); sig > pythonDecimalPrecision {
+		return dst, precisionError(orig, sig)
 	}
 	start := len(dst)
 	if d.neg {
@@ -226,13 +238,19 @@ func appendDecimalCents(dst, t, orig []byte) ([]byte, error) {
 		return append(dst[:start], '0'), nil
 	}
 	if exp < 0 {
-		return dst[:start], fmt.Errorf("amount %q has a fraction of a cent; refusing to round money", orig)
+		return dst[:start], refusal(ReasonFractionOfCent, fmt.Errorf("amount %s has a fraction of a cent; refusing to round money", quoteValue(orig)))
 	}
 	if len(dst)-digitsAt+exp > pythonMaxIntDigits {
-		return dst[:start], fmt.Errorf("amount %q has more than %d digits", orig, pythonMaxIntDigits)
+		return dst[:start], refusal(ReasonAmountRange, fmt.Errorf("amount %s has more than %d digits", quoteValue(orig), pythonMaxIntDigits))
 	}
 	for range exp {
 		dst = append(dst, '0')
 	}
 	return dst, nil
+}
+
+func precisionError(orig []byte, sig int) error {
+	return refusal(ReasonAmountPrecision, fmt.Errorf(
+		"amount %s has %d significant digits; the reference computes cents in %d-digit decimal arithmetic and would round the money: refusing",
+		quoteValue(orig), sig, pythonDecimalPrecision))
 }

@@ -212,13 +212,27 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 
 // appendLine appends the next line, without its "\n" or "\r\n", to dst and
 // reports whether there was one. There is no line length limit.
+//
+// A long line is gathered in blocks and copied once into a buffer of its
+// exact size: growing one buffer would copy it again and again and leave
+// up to twice its size behind as garbage, and a 200 MB line must cost
+// about twice its size in all.
 func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
 	start := len(dst)
+	var blocks [][]byte
 	for {
 		frag, err := br.ReadSlice('\n')
-		dst = append(dst, frag...)
+		if blocks == nil && len(dst)+len(frag) <= max(cap(dst), lineBlock) {
+			dst = append(dst, frag...)
+		} else {
+			blocks = appendToBlocks(blocks, frag)
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
+		}
+		if blocks != nil {
+			dst = joinBlocks(dst, blocks)
+			blocks = nil
 		}
 		line := dst[start:]
 		if len(line) == 0 {
@@ -242,11 +256,37 @@ func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
 	}
 }
 
+// lineBlock is the size of the blocks a long line is gathered in.
+const lineBlock = 1 << 20
+
+func appendToBlocks(blocks [][]byte, frag []byte) [][]byte {
+	if n := len(blocks); n > 0 && cap(blocks[n-1])-len(blocks[n-1]) >= len(frag) {
+		blocks[n-1] = append(blocks[n-1], frag...)
+		return blocks
+	}
+	return append(blocks, append(make([]byte, 0, max(lineBlock, len(frag))), frag...))
+}
+
+// joinBlocks returns dst followed by the blocks, in one allocation.
+func joinBlocks(dst []byte, blocks [][]byte) []byte {
+	n := len(dst)
+	for _, b := range blocks {
+		n += len(b)
+	}
+	out := make([]byte, len(dst), n)
+	copy(out, dst)
+	for _, b := range blocks {
+		out = append(out, b...)
+	}
+	return out
+}
+
 // batchWorker answers batch lines with its own parser, HMAC and buffers.
 type batchWorker struct {
-	d       *Deriver
-	payload parser // for payloads given as JSON text inside a string
-	key     []byte
+	d           *Deriver
+	payload     parser // for payloads given as JSON text inside a string
+	payloadText []byte // such a payload, decoded
+	key         []byte
 }
 
 func newBatchWorker(s *Schema, secret []byte) *batchWorker {
@@ -308,7 +348,7 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 		}
 	}
 	if unknown >= 0 { // reported after the loop so the answer still carries the id
-		return id, nil, fmt.Errorf("unknown key %q (want tenant, action, payload, id)", obj.Members()[unknown].Name())
+		return id, nil, refusal(ReasonUnknownMember, fmt.Errorf("unknown key %s (want tenant, action, payload, id)", quoteValue(obj.Members()[unknown].Name())))
 	}
 	for i, name := range [3]string{"tenant", "action", "payload"} {
 		if !seen[i] {
@@ -330,14 +370,15 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 		return id, nil, err
 	}
 	if payload.Kind == KindString {
-		text, _ := payload.Text()
-		if payload, err = parsePayload(&b.payload, []byte(text)); err != nil {
+		// Decoded once into a reused buffer: the payload's values point into it.
+		b.payloadText = payload.appendText(shrink(b.payloadText, maxKeptBuffer))
+		if payload, err = parsePayload(&b.payload, b.payloadText); err != nil {
 			return id, nil, err
 		}
 	} else if payload.Kind != KindObject {
 		return id, nil, fmt.Errorf("payload: want a JSON object, got %s", describeValue(payload))
 	}
-	b.key, err = b.d.appendKeyValue(b.key[:0], ca, tenantJSON, payload)
+	b.key, err = b.d.appendKeyValue(b.key[:0], ca, tenantJSON, payload, false)
 	return id, b.key, err
 }
 

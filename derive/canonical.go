@@ -100,13 +100,21 @@ func appendObject[V any](dst []byte, m map[string]V, appendValue func([]byte, V)
 	return append(dst, '}'), nil
 }
 
-var errInvalidUTF8 = errors.New("string is not valid UTF-8")
+var errInvalidUTF8 = refusal(ReasonInvalidText, errors.New("string is not valid UTF-8"))
 
 // appendString writes s as a JSON string the way Python's json.dumps with
 // ensure_ascii=False does. Invalid UTF-8 (including encoded surrogates) is
 // refused: Python would either fail or emit text no other side can match.
 func appendString[T ~string | ~[]byte](dst []byte, s T) ([]byte, error) {
-	dst = append(dst, '"')
+	dst, err := appendStringBody(append(dst, '"'), s)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, '"'), nil
+}
+
+// appendStringBody is appendString without the quotes.
+func appendStringBody[T ~string | ~[]byte](dst []byte, s T) ([]byte, error) {
 	start := 0
 	for i := 0; i < len(s); {
 		// Fast path over ASCII that needs no escape.
@@ -152,8 +160,7 @@ func appendString[T ~string | ~[]byte](dst []byte, s T) ([]byte, error) {
 		i++
 		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"'), nil
+	return append(dst, s[start:]...), nil
 }
 
 // CanonicalString returns s as a canonical JSON string.

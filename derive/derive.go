@@ -11,6 +11,7 @@ import (
 	"hash"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Intent is what a payment attempt is about to do, frozen before acting.
@@ -89,8 +90,8 @@ func parsePayload(p *parser, data []byte) (Value, error) {
 }
 
 func (s *Schema) unknownAction(name string) error {
-	return &Error{Err: fmt.Errorf("unknown action %q (schema version %d has %s)",
-		name, s.Version, strings.Join(s.ActionNames(), ", "))}
+	return &Error{Err: fmt.Errorf("unknown action %s (schema version %d has %s)",
+		quoteValue(name), s.Version, strings.Join(s.ActionNames(), ", "))}
 }
 
 // compiledAction is an Action prepared for repeated use: rules looked up,
@@ -98,6 +99,7 @@ func (s *Schema) unknownAction(name string) error {
 type compiledAction struct {
 	action *Action
 	rules  []appendRuleFunc
+	views  []viewRuleFunc
 	order  []int    // field indexes in code point order of their names
 	keys   [][]byte // `"name":` for each field, by field index
 	head   []byte   // `{"a":"<action>","p":{`
@@ -105,10 +107,11 @@ type compiledAction struct {
 }
 
 func compileAction(a *Action) *compiledAction {
-	ca := &compiledAction{action: a, rules: make([]appendRuleFunc, len(a.Fields)), order: a.sortedFieldOrder(),
-		keys: make([][]byte, len(a.Fields))}
+	ca := &compiledAction{action: a, rules: make([]appendRuleFunc, len(a.Fields)), views: make([]viewRuleFunc, len(a.Fields)),
+		order: a.sortedFieldOrder(), keys: make([][]byte, len(a.Fields))}
 	for i, f := range a.Fields {
 		ca.rules[i] = rules[f.Rule].appendFn
+		ca.views[i] = rules[f.Rule].view
 		key, _ := appendString(nil, f.Name)
 		ca.keys[i] = append(key, ':')
 	}
@@ -117,19 +120,27 @@ func compileAction(a *Action) *compiledAction {
 	return ca
 }
 
-// normBuffer holds the normalized values of one intent back to back.
+// normBuffer holds the normalized values of one intent: back to back in
+// data, or, for a value a rule leaves as a slice of its input, that slice.
 type normBuffer struct {
 	data    []byte
 	ends    []int
+	views   [][]byte // views[i] is field i's value when inView[i]
+	inView  []bool
 	scratch []byte
 	in      RuleInput // kept here so passing &in to a rule does not allocate
 }
 
 func (nb *normBuffer) reset() {
 	nb.data, nb.ends = nb.data[:0], nb.ends[:0]
+	clear(nb.views) // do not keep the last input alive
+	nb.views, nb.inView = nb.views[:0], nb.inView[:0]
 }
 
 func (nb *normBuffer) value(i int) []byte {
+	if nb.inView[i] {
+		return nb.views[i]
+	}
 	start := 0
 	if i > 0 {
 		start = nb.ends[i-1]
@@ -153,39 +164,102 @@ func (ca *compiledAction) normalize(nb *normBuffer, payload Value) error {
 			return &Error{Field: f.Name, Rule: f.Rule, Err: fmt.Errorf("unknown rule %q", f.Rule)}
 		}
 		in.Field, in.Value = *f, v
+		if view := ca.views[i]; view != nil {
+			if out, ok := view(in); ok {
+				nb.views, nb.inView = append(nb.views, out), append(nb.inView, true)
+				nb.ends = append(nb.ends, len(nb.data))
+				continue
+			}
+		}
 		var err error
 		if nb.data, err = fn(nb.data, in, &nb.scratch); err != nil {
 			return &Error{Field: f.Name, Rule: f.Rule, Err: err}
 		}
 		// Invalid UTF-8 from a rule is caught by the canonical encoder.
 		nb.ends = append(nb.ends, len(nb.data))
+		nb.views, nb.inView = append(nb.views, nil), append(nb.inView, false)
 	}
 	return nil
 }
 
-// appendCanonical writes {"a":…,"p":{…},"t":…,"v":…}: the top-level keys
-// are already in code point order, and the fields are written in code point
-// order of their names. tenantJSON is the tenant as a JSON string.
-func (ca *compiledAction) appendCanonical(dst, tenantJSON []byte, version int, nb *normBuffer) ([]byte, error) {
-	if ca.err != nil {
-		return dst, fmt.Errorf("action: %w", ca.err)
+// canonicalOut receives canonical JSON: it keeps all of it in buf, or, with
+// mac set, feeds it to mac in pieces, so that a huge value is hashed
+// without a second whole copy of it.
+type canonicalOut struct {
+	buf []byte
+	mac hash.Hash
+}
+
+// macChunk is how much canonical JSON is buffered before hashing.
+const macChunk = 32 << 10
+
+func (o *canonicalOut) spill() {
+	if o.mac != nil && len(o.buf) >= macChunk {
+		o.mac.Write(o.buf)
+		o.buf = o.buf[:0]
 	}
-	var err error
-	dst = append(dst, ca.head...)
+}
+
+// appendRaw appends JSON text that is already canonical.
+func (o *canonicalOut) appendRaw(b []byte) {
+	if o.mac != nil && len(b) > macChunk {
+		o.mac.Write(o.buf)
+		o.mac.Write(b)
+		o.buf = o.buf[:0]
+		return
+	}
+	o.buf = append(o.buf, b...)
+	o.spill()
+}
+
+func (o *canonicalOut) appendString(s []byte) error {
+	o.buf = append(o.buf, '"')
+	for len(s) > 0 {
+		n := len(s)
+		if o.mac != nil && n > macChunk {
+			// Cut before a rune's first byte, so no valid rune is split.
+			n = macChunk
+			for n > 0 && !utf8.RuneStart(s[n]) {
+				n--
+			}
+			if n == 0 {
+				n = macChunk
+			}
+		}
+		var err error
+		if o.buf, err = appendStringBody(o.buf, s[:n]); err != nil {
+			return err
+		}
+		s = s[n:]
+		o.spill()
+	}
+	o.buf = append(o.buf, '"')
+	return nil
+}
+
+// writeCanonical writes {"a":…,"p":{…},"t":…,"v":…} to o: the top-level
+// keys are already in code point order, and the fields are written in code
+// point order of their names. tenantJSON is the tenant as a JSON string.
+func (ca *compiledAction) writeCanonical(o *canonicalOut, tenantJSON []byte, version int, nb *normBuffer) error {
+	if ca.err != nil {
+		return fmt.Errorf("action: %w", ca.err)
+	}
+	o.buf = append(o.buf, ca.head...)
 	for n, i := range ca.order {
 		if n > 0 {
-			dst = append(dst, ',')
+			o.buf = append(o.buf, ',')
 		}
-		dst = append(dst, ca.keys[i]...)
-		if dst, err = appendString(dst, nb.value(i)); err != nil {
-			return dst, fmt.Errorf("field %q: %w", ca.action.Fields[i].Name, err)
+		o.buf = append(o.buf, ca.keys[i]...)
+		if err := o.appendString(nb.value(i)); err != nil {
+			return fmt.Errorf("field %q: %w", ca.action.Fields[i].Name, err)
 		}
 	}
-	dst = append(dst, `},"t":`...)
-	dst = append(dst, tenantJSON...)
-	dst = append(dst, `,"v":`...)
-	dst = strconv.AppendInt(dst, int64(version), 10)
-	return append(dst, '}'), nil
+	o.buf = append(o.buf, `},"t":`...)
+	o.appendRaw(tenantJSON)
+	o.buf = append(o.buf, `,"v":`...)
+	o.buf = strconv.AppendInt(o.buf, int64(version), 10)
+	o.buf = append(o.buf, '}')
+	return nil
 }
 
 // Deriver computes keys for one schema and secret, reusing its buffers and
@@ -227,7 +301,7 @@ func (d *Deriver) AppendKey(dst []byte, tenant, action string, payload []byte) (
 	if err != nil {
 		return dst, err
 	}
-	return d.appendKeyValue(dst, ca, d.tenant, v)
+	return d.appendKeyValue(dst, ca, d.tenant, v, false)
 }
 
 // Derive computes the key of one intent with the full explanation.
@@ -236,7 +310,7 @@ func (d *Deriver) Derive(in Intent) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := d.appendKeyValue(nil, ca, d.tenant, payload)
+	key, err := d.appendKeyValue(nil, ca, d.tenant, payload, true)
 	if err != nil {
 		return nil, err
 	}
@@ -317,16 +391,23 @@ func (d *Deriver) tenantJSON(v Value) ([]byte, error) {
 	return d.tenant, err
 }
 
-func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []byte, payload Value) ([]byte, error) {
+// appendKeyValue appends the hex key. With keep set, d.buf holds the whole
+// canonical JSON afterwards (for an explanation); without, it is hashed in
+// pieces.
+func (d *Deriver) appendKeyValue(dst []byte, ca *compiledAction, tenantJSON []byte, payload Value, keep bool) ([]byte, error) {
 	if err := ca.normalize(&d.norm, payload); err != nil {
 		return dst, err
 	}
-	var err error
-	d.buf, err = ca.appendCanonical(d.buf[:0], tenantJSON, d.schema.Version, &d.norm)
+	d.mac.Reset()
+	out := canonicalOut{buf: d.buf[:0]}
+	if !keep {
+		out.mac = d.mac
+	}
+	err := ca.writeCanonical(&out, tenantJSON, d.schema.Version, &d.norm)
+	d.buf = out.buf
 	if err != nil {
 		return dst, &Error{Err: err}
 	}
-	d.mac.Reset()
 	d.mac.Write(d.buf)
 	d.sum = d.mac.Sum(d.sum[:0])
 	return hex.AppendEncode(dst, d.sum), nil

@@ -213,3 +213,31 @@ func FuzzBatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRuleViews: a rule's copy-free shortcut, when it answers, answers
+// exactly what the rule computes.
+func FuzzRuleViews(f *testing.F) {
+	for _, s := range []string{`"abc"`, `" a@b.c "`, `"ABC"`, `"a-b"`, `"\u00e9"`, `"a\\u0041"`, `"\u001c x\u0085"`, `" 12 "`, `7`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := ParseJSON(raw)
+		if err != nil {
+			return
+		}
+		for name, r := range rules {
+			if r.view == nil {
+				continue
+			}
+			in := RuleInput{Field: Field{Name: "f", Rule: name}, Value: v, Payload: Value{Kind: KindObject, Raw: []byte("{}")}}
+			view, ok := r.view(&in)
+			if !ok {
+				continue
+			}
+			want, err := r.fn(in)
+			if err != nil || string(view) != want {
+				t.Fatalf("%s(%s): view %q, rule %q (%v)", name, raw, view, want, err)
+			}
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -96,7 +97,8 @@ func (v Value) appendText(dst []byte) []byte {
 	if !v.escaped {
 		return append(dst, inner...)
 	}
-	return appendUnescaped(dst, inner)
+	// Decoded text is never longer than its escaped form: one allocation.
+	return appendUnescaped(slices.Grow(dst, len(inner)), inner)
 }
 
 // Literal returns the exact literal of a number value, e.g. "34831.95".
@@ -492,7 +494,7 @@ var errDepth = errors.New("nesting too deep")
 // open-coded with this many returns.
 func (p *parser) parseObject() (Value, error) {
 	if p.depth++; p.depth > maxDepth {
-		return Value{}, p.errorf("%v", errDepth)
+		return Value{}, refusal(ReasonNestingDepth, p.errorf("%v (more than %d levels)", errDepth, maxDepth))
 	}
 	mark := len(p.stack)
 	v, err := p.parseObjectMembers(mark)
@@ -539,7 +541,7 @@ func (p *parser) parseObjectMembers(mark int) (Value, error) {
 		}
 		if isDuplicate(p.stack[mark:], &m, &seen) {
 			p.pos = nameStart
-			return Value{}, p.errorf("duplicate member name %q", m.Name())
+			return Value{}, refusal(ReasonDuplicateMember, p.errorf("duplicate member name %s", quoteValue(m.Name())))
 		}
 		p.stack = append(p.stack, m)
 		p.skipSpace()
@@ -609,7 +611,7 @@ func anyEscaped(ms []Member) bool {
 
 func (p *parser) parseArray() (Value, error) {
 	if p.depth++; p.depth > maxDepth {
-		return Value{}, p.errorf("%v", errDepth)
+		return Value{}, refusal(ReasonNestingDepth, p.errorf("%v (more than %d levels)", errDepth, maxDepth))
 	}
 	mark := len(p.stack)
 	v, err := p.parseArrayElems(mark)

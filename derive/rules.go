@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/idemcheck/idemcheck/derive/internal/pystr"
 )
 
@@ -46,7 +44,15 @@ type appendRuleFunc func(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, er
 type rule struct {
 	fn       RuleFunc
 	appendFn appendRuleFunc
+	// view, when set, answers for the common inputs a rule leaves as a
+	// slice of themselves, without copying: a huge value then costs no
+	// second copy. It reports false when the rule must run.
+	view viewRuleFunc
 }
+
+// viewRuleFunc returns what the rule would append, as a slice of the
+// input's raw bytes, when that is possible.
+type viewRuleFunc func(in *RuleInput) ([]byte, bool)
 
 var rules = map[string]rule{}
 
@@ -73,6 +79,13 @@ func registerAppendRule(name string, fn appendRuleFunc) {
 	})
 	r := rules[name]
 	r.appendFn = fn
+	rules[name] = r
+}
+
+// registerView adds the copy-free shortcut of an already registered rule.
+func registerView(name string, view viewRuleFunc) {
+	r := rules[name]
+	r.view = view
 	rules[name] = r
 }
 
@@ -116,6 +129,61 @@ func init() {
 	registerAppendRule("pix_key", appendPixKey)
 	registerAppendRule("trim", appendTrim)
 	registerAppendRule("trim_lower", appendTrimLower)
+	registerView("text", func(in *RuleInput) ([]byte, bool) { return plainString(in) })
+	registerView("trim", viewTrim)
+	registerView("trim_lower", viewTrimLower)
+	registerView("pix_key", viewPixKey)
+}
+
+// plainString returns the inside of a JSON string value without escapes.
+func plainString(in *RuleInput) ([]byte, bool) {
+	if in.Value.Kind != KindString || in.Value.escaped {
+		return nil, false
+	}
+	return in.Value.Raw[1 : len(in.Value.Raw)-1], true
+}
+
+func viewTrim(in *RuleInput) ([]byte, bool) {
+	s, ok := plainString(in)
+	return pystr.Strip(s), ok
+}
+
+// viewTrimLower: ASCII text without capitals is its own lowercase.
+func viewTrimLower(in *RuleInput) ([]byte, bool) {
+	s, ok := plainString(in)
+	if !ok || !lowerASCII(s) {
+		return nil, false
+	}
+	return pystr.Strip(s), true
+}
+
+// viewPixKey: ASCII without capitals is its own NFC and lowercase; it stays
+// as it is when it is an e-mail key or all alphanumeric.
+func viewPixKey(in *RuleInput) ([]byte, bool) {
+	s, ok := plainString(in)
+	if !ok || !lowerASCII(s) {
+		return nil, false
+	}
+	s = pystr.Strip(s)
+	if bytes.IndexByte(s, '@') >= 0 {
+		return s, true
+	}
+	for _, c := range s {
+		if !asciiAlnum[c] {
+			return nil, false
+		}
+	}
+	return s, true
+}
+
+// lowerASCII reports whether s is ASCII without capital letters.
+func lowerASCII(s []byte) bool {
+	for _, c := range s {
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // pythonMaxIntDigits is CPython's default limit on int/str conversions
@@ -131,18 +199,18 @@ func appendText(dst []byte, in *RuleInput, _ *[]byte) ([]byte, error) {
 		return in.Value.appendText(dst), nil
 	case KindNumber:
 		if !in.Value.integer {
-			return dst, fmt.Errorf("want a string or an integer, got the non-integer number %s", in.Value.Raw)
+			return dst, refusal(ReasonNonIntegerID, fmt.Errorf("want a string or an integer, got the non-integer number %s", plainValue(in.Value.Raw)))
 		}
 		return appendInteger(dst, in.Value.Raw)
 	}
-	return dst, fmt.Errorf("want a string or an integer, got %s", describeValue(in.Value))
+	return dst, refusal(ReasonNonIntegerID, fmt.Errorf("want a string or an integer, got %s", describeValue(in.Value)))
 }
 
 // appendInteger writes a JSON integer literal as Python's str(int(lit)).
 func appendInteger(dst, lit []byte) ([]byte, error) {
 	digits := bytes.TrimPrefix(lit, []byte("-"))
 	if len(digits) > pythonMaxIntDigits {
-		return dst, fmt.Errorf("integer has %d digits, more than the %d Python converts", len(digits), pythonMaxIntDigits)
+		return dst, refusal(ReasonIntegerDigits, fmt.Errorf("integer has %d digits, more than the %d Python converts", len(digits), pythonMaxIntDigits))
 	}
 	if len(digits) == 1 && digits[0] == '0' {
 		return append(dst, '0'), nil
@@ -150,17 +218,22 @@ func appendInteger(dst, lit []byte) ([]byte, error) {
 	return append(dst, lit...), nil
 }
 
-// stringArg appends the field's string to *scratch and returns it, or
-// refuses a value that is not a JSON string.
+// stringArg returns the field's string, or refuses a value that is not a
+// JSON string. A string without escapes is returned in place (a huge value
+// is not copied); one with escapes is decoded into *scratch. Either way the
+// result is read-only.
 func stringArg(in *RuleInput, scratch *[]byte) ([]byte, error) {
 	if in.Value.Kind != KindString {
 		return nil, fmt.Errorf("want a string, got %s", describeValue(in.Value))
+	}
+	if !in.Value.escaped {
+		return in.Value.Raw[1 : len(in.Value.Raw)-1], nil
 	}
 	*scratch = in.Value.appendText((*scratch)[:0])
 	return *scratch, nil
 }
 
-// appendPixKey: NFC, Python strip, Python lower; then an e-mail key (has
+// appendPixKey: NFC (CPython's, see pystr.AppendNFC), Python strip, Python lower; then an e-mail key (has
 // '@') is kept as is and any other key keeps only what str.isalnum() accepts;
 // finally NFC again if those steps broke it (see renormalize).
 func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
@@ -168,11 +241,16 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	if !belowCombining(s) && !norm.NFC.IsNormal(s) {
-		s = norm.NFC.Bytes(s)
+	if r := pystr.FirstNewer(s); r >= 0 {
+		return dst, newerRuneError(r)
+	}
+	if !belowCombining(s) && !pystr.IsNFC(s) {
+		var runes []rune
+		s = pystr.AppendNFC(make([]byte, 0, len(s)), s, &runes)
 	}
 	start := len(dst)
-	dst = pystr.AppendLower(dst, pystr.Strip(s))
+	s = pystr.Strip(s)
+	dst = pystr.AppendLower(slices.Grow(dst, len(s)), s)
 	key := dst[start:]
 	if bytes.IndexByte(key, '@') >= 0 {
 		return renormalize(dst, start, scratch), nil
@@ -216,10 +294,11 @@ func belowCombining(b []byte) bool {
 // syllable). The reference stops before this step and so is not idempotent
 // for such input; a normalized key must normalize to itself.
 func renormalize(dst []byte, start int, scratch *[]byte) []byte {
-	if belowCombining(dst[start:]) || norm.NFC.IsNormal(dst[start:]) {
+	if belowCombining(dst[start:]) || pystr.IsNFC(dst[start:]) {
 		return dst
 	}
-	*scratch = norm.NFC.Append((*scratch)[:0], dst[start:]...)
+	var runes []rune
+	*scratch = pystr.AppendNFC((*scratch)[:0], dst[start:], &runes)
 	return append(dst[:start], *scratch...)
 }
 
@@ -245,7 +324,20 @@ func appendTrimLower(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error)
 	if err != nil {
 		return dst, err
 	}
-	return pystr.AppendLower(dst, pystr.Strip(s)), nil
+	if r := pystr.FirstNewer(s); r >= 0 {
+		return dst, newerRuneError(r)
+	}
+	s = pystr.Strip(s)
+	return pystr.AppendLower(slices.Grow(dst, len(s)), s), nil
+}
+
+// newerRuneError refuses a character that Unicode assigned after the
+// version of the reference's Python (pystr.UnicodeVersion): a later Python
+// lowercases, classifies or normalizes it differently, so the key would
+// depend on which Python runs the reference.
+func newerRuneError(r rune) error {
+	return refusal(ReasonNewerUnicode, fmt.Errorf("character %U is newer than Unicode %s, the version of the reference's Python %s; its case and normalization differ between Python versions",
+		r, pystr.UnicodeVersion, pystr.PythonVersion))
 }
 
 func describeValue(v Value) string {
@@ -253,7 +345,7 @@ func describeValue(v Value) string {
 	case KindBool, KindNull:
 		return string(v.Raw)
 	case KindNumber:
-		return "the number " + string(v.Raw)
+		return "the number " + plainValue(v.Raw)
 	case KindString:
 		return "a string"
 	}

@@ -240,7 +240,7 @@ func (b *brokerTransport) runConsumer(ctx context.Context, rs *roundState, a *at
 			p.kill()
 			<-p.done
 			b.record(a, p)
-			a.rec.Outcome = OutcomeAcked
+			rs.settle(a, true)
 			return true
 		case <-delay:
 			a.fire(rs.kp.String())

@@ -105,6 +105,11 @@ func TestBrokerIntentConsumersPass(t *testing.T) {
 	cases := map[string]func(*testing.T) Config{
 		"amqp": func(t *testing.T) Config { return amqpConfig(t, consumer(t, "amqp")+" -key intent") },
 		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent") },
+		"nats-push": func(t *testing.T) Config {
+			cfg := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -push -key intent")
+			cfg.NATSPush = true
+			return cfg
+		},
 	}
 	for name, cfg := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -142,6 +147,11 @@ func TestBrokerPerDeliveryKeysFail(t *testing.T) {
 		},
 		"nats": func(t *testing.T) Config {
 			return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key delivery-count")
+		},
+		"nats-push": func(t *testing.T) Config {
+			cfg := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -push -key delivery-count")
+			cfg.NATSPush = true
+			return cfg
 		},
 	}
 	for name, mk := range cases {
@@ -224,5 +234,35 @@ func TestBrokerUnreachable(t *testing.T) {
 	cfg := Config{Handler: "true", DeliverURL: "amqp://guest:guest@10.9.8.7:5672/", Message: []byte("{}"), DSN: dsn(t)}
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--allow-remote") {
 		t.Errorf("remote broker: %v, want a refusal naming --allow-remote", err)
+	}
+}
+
+// The kill points outside the default plan: a commit whose reply never
+// comes (the example consumers crash on a lost connection, and the broker
+// redelivers) and a kill after a delay.
+func TestBrokerCommitLostAndTimeKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two brokers, two kill points each")
+	}
+	cases := map[string]func(*testing.T) Config{
+		"amqp": func(t *testing.T) Config { return amqpConfig(t, consumer(t, "amqp")) },
+		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")) },
+	}
+	for name, mk := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg := mk(t)
+			cfg.KillPoints = []KillPoint{{Kind: KillDBCommitLost, N: 1}, {Kind: KillTime, Delay: 30 * time.Millisecond}}
+			rep := run(t, cfg)
+			defer dumpOnFailure(t, rep)
+			if rep.Verdict != VerdictPass {
+				t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
+			}
+			for _, r := range rep.Rounds {
+				if !r.KillReached || len(r.Attempts) < 2 {
+					t.Errorf("round %s: reached %v, %d attempts; want the kill and a redelivery", r.KillPoint, r.KillReached, len(r.Attempts))
+				}
+			}
+		})
 	}
 }

@@ -303,6 +303,9 @@ func describeOutcome(a Attempt) string {
 		if a.HTTPStatus != 0 {
 			return fmt.Sprintf("HTTP %d, acked", a.HTTPStatus)
 		}
+		if a.ExitCode == nil {
+			return "acked at the broker" // a consumer, stopped once the broker held nothing
+		}
 		return "exit 0, acked"
 	case OutcomeKilled:
 		return "killed at " + a.KilledAt

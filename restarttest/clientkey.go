@@ -318,19 +318,6 @@ func (a answer) completed() bool {
 	return a.err == nil && a.status != http.StatusConflict && a.status != http.StatusTooManyRequests && a.status < 500
 }
 
-// deliveryText says how the message reached the handler, for the header.
-func deliveryText(rep *Report) string {
-	switch {
-	case rep.Broker != "":
-		return "published to " + rep.Broker
-	case rep.Deliver == "":
-		return "message on stdin"
-	case rep.ClientKey != "":
-		return "POST " + rep.Deliver + " as its client, " + rep.ClientKey + " per request"
-	}
-	return "POST " + rep.Deliver
-}
-
 // probes lists the contract's probes of a --client-key round.
 func (t *textWriter) probes(r Round) {
 	st := t.st

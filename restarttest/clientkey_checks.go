@@ -245,8 +245,11 @@ func conflictsAfterKill(attempts []Attempt) int {
 }
 
 func retryCount(n int) string {
-	if n == 1 {
+	switch n {
+	case 1:
 		return "the retry"
+	case 2:
+		return "both retries"
 	}
 	return fmt.Sprintf("all %d retries", n)
 }

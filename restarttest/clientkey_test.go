@@ -1,6 +1,7 @@
 package restarttest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -79,6 +80,52 @@ func TestAPIRightPasses(t *testing.T) {
 	}
 	if c := check(roundAt(t, rep, "concurrent:2"), CheckInFlightConflict); !c.Passed {
 		t.Errorf("concurrent round: in-flight-conflict = %+v", c)
+	}
+	checkClientKeyJSON(t, rep)
+}
+
+// checkClientKeyJSON looks at the --format json shape of a --client-key
+// run: the header, the key on each attempt, the probes of the clean round.
+func checkClientKeyJSON(t *testing.T, rep *Report) {
+	t.Helper()
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		ClientKeyHeader string `json:"client_key_header"`
+		Rounds          []struct {
+			KillPoint string `json:"kill_point"`
+			Attempts  []struct {
+				IdempotencyKey string `json:"idempotency_key"`
+				Response       string `json:"response"`
+			} `json:"attempts"`
+			Probes []struct {
+				Name           string            `json:"name"`
+				Status         int               `json:"status"`
+				EffectRequests []json.RawMessage `json:"effect_requests"`
+			} `json:"probes"`
+		} `json:"rounds"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.ClientKeyHeader != "Idempotency-Key" {
+		t.Errorf("client_key_header %q", out.ClientKeyHeader)
+	}
+	clean := out.Rounds[0]
+	if a := clean.Attempts[0]; a.IdempotencyKey == "" || !strings.Contains(a.Response, "order_id") {
+		t.Errorf("clean round attempt: %+v, want the key sent and the answer", a)
+	}
+	var names []string
+	for _, p := range clean.Probes {
+		names = append(names, fmt.Sprintf("%s:%d", p.Name, p.Status))
+		if p.EffectRequests == nil {
+			t.Errorf("probe %s: effect_requests is null, want a list", p.Name)
+		}
+	}
+	if got, want := strings.Join(names, " "), "replay:201 mismatch:422 no-key:400 other-client:201"; got != want {
+		t.Errorf("clean round probes %s, want %s", got, want)
 	}
 }
 

@@ -69,6 +69,7 @@ type database struct {
 	cfg    *pgconn.Config
 	schema string
 	admin  *pgx.Conn
+	guard  *schemaGuard
 }
 
 func openDatabase(ctx context.Context, dsn string) (*database, error) {
@@ -76,11 +77,21 @@ func openDatabase(ctx context.Context, dsn string) (*database, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad DSN: %w", err)
 	}
-	admin, err := pgx.Connect(ctx, dsn)
+	acfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
+		return nil, fmt.Errorf("bad DSN: %w", err)
+	}
+	db := &database{dsn: dsn, cfg: cfg, schema: "idemcheck_rt_" + randomHex(5)}
+	acfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		if db.guard != nil {
+			db.guard.notice("the setup SQL", n.Message)
+		}
+	}
+	if db.admin, err = pgx.ConnectConfig(ctx, acfg); err != nil {
 		return nil, fmt.Errorf("database unreachable: %w", err)
 	}
-	return &database{dsn: dsn, cfg: cfg, schema: "idemcheck_rt_" + randomHex(5), admin: admin}, nil
+	db.guard = installGuard(ctx, db.admin, db.schema)
+	return db, nil
 }
 
 // resetSchema drops and recreates the schema and applies setup inside it,
@@ -99,13 +110,26 @@ func (db *database) resetSchema(ctx context.Context, setup string) error {
 	if _, err := tx.Exec(ctx, "create schema "+q); err != nil {
 		return fmt.Errorf("create schema %s: %w", db.schema, err)
 	}
+	if c := schemaComment(); c != "" {
+		if _, err := tx.Exec(ctx, "comment on schema "+q+" is "+quoteLiteral(c)); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.Exec(ctx, "set local search_path to "+q); err != nil {
+		return err
+	}
+	// The setup runs as part of the run: the schema guard watches it.
+	if _, err := tx.Exec(ctx, "select set_config($1, $2, true)", runGUC, db.guard.runID); err != nil {
 		return err
 	}
 	if strings.TrimSpace(setup) != "" {
 		if _, err := tx.Conn().PgConn().Exec(ctx, setup).ReadAll(); err != nil {
 			return fmt.Errorf("setup SQL: %w", err)
 		}
+	}
+	// Setup that changed something outside the schema is rolled back.
+	if err := db.guard.check(db.schema); err != nil {
+		return err
 	}
 	return tx.Commit(ctx)
 }
@@ -134,9 +158,13 @@ func (db *database) dropSchema(ctx context.Context) error {
 
 func (db *database) close(ctx context.Context, keep bool) error {
 	var err error
-	if !keep {
+	if keep {
+		// A kept schema is the user's now: no later run may sweep it.
+		_, err = db.admin.Exec(ctx, "comment on schema "+pgx.Identifier{db.schema}.Sanitize()+" is "+quoteLiteral(schemaKeptComment))
+	} else {
 		err = db.dropSchema(ctx)
 	}
+	db.guard.remove(ctx, db.admin)
 	db.admin.Close(ctx)
 	return err
 }
@@ -180,6 +208,10 @@ func (db *database) handlerEnv(proxy *net.TCPAddr) []string {
 	}
 	return env
 }
+
+// quoteLiteral quotes s as an SQL string literal (COMMENT takes no
+// parameters).
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 func randomHex(n int) string {
 	b := make([]byte, n)

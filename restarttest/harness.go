@@ -2,6 +2,7 @@ package restarttest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -60,6 +61,7 @@ type Config struct {
 	Subject     string        // NATS subject (default: fresh per run)
 	AckWait     time.Duration // NATS AckWait; the AMQP idle window (default 1s)
 	AllowRemote bool          // a broker that is not on loopback
+	NATSPush    bool          // a NATS push consumer instead of a pull consumer
 }
 
 // EnvError is a harness or environment failure (handler not found, database
@@ -145,6 +147,7 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	sweepOrphaned()
 	defer sweepMarked(h.marker)
 
+	sweepStaleMessageFiles()
 	envelope, err := findEnvelope(cfg.Message, cfg.EnvelopeFields)
 	if err != nil {
 		return nil, &EnvError{Err: err}
@@ -163,6 +166,7 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 		return nil, &EnvError{Err: err}
 	}
 	h.db = db
+	db.sweepStaleSchemas(ctx)
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -201,11 +205,12 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	}
 
 	rep = &Report{
-		Version: ReportVersion,
-		Handler: cfg.Handler,
-		Deliver: RedactURL(cfg.DeliverURL),
-		Schema:  db.schema,
-		Kept:    cfg.Keep,
+		Version:     ReportVersion,
+		Handler:     cfg.Handler,
+		Deliver:     RedactURL(cfg.DeliverURL),
+		Schema:      db.schema,
+		Kept:        cfg.Keep,
+		SchemaCheck: db.guard.status(),
 	}
 	if h.transport != nil {
 		h.transport.describe(rep)
@@ -365,6 +370,11 @@ func (h *harness) handlerEnv() []string {
 func (h *harness) startProxy() (*pgproxy.Proxy, error) {
 	return pgproxy.Start(pgproxy.Config{
 		Upstream: h.cfg.DSN,
+		Params:   map[string]string{runGUC: h.db.guard.runID},
+		OnNotice: h.db.guard.onProxyNotice,
+		OnStatement: func(_ *pgproxy.Session, st pgproxy.Statement) {
+			h.db.guard.copyOutside("the handler", st)
+		},
 		OnCommit: func(s *pgproxy.Session, _ pgproxy.Commit) pgproxy.Action {
 			if rs := h.currentRound(); rs != nil {
 				return rs.onCommit(s)
@@ -394,9 +404,17 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	if err := ctx.Err(); err != nil {
 		return Round{}, err
 	}
+	h.db.guard.setupStatements(h.cfg.Setup)
+	if err := h.db.guard.check(h.db.schema); err != nil {
+		return Round{}, err
+	}
 	if err := h.db.resetSchema(ctx, h.cfg.Setup); err != nil {
-		if ctx.Err() != nil {
+		var env *EnvError
+		switch {
+		case ctx.Err() != nil:
 			return Round{}, ctx.Err()
+		case errors.As(err, &env):
+			return Round{}, err
 		}
 		return Round{}, &EnvError{Err: err}
 	}
@@ -432,6 +450,9 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	escaped := sweepMarked(h.marker)
 	if rs.envError != nil {
 		return Round{}, rs.envError
+	}
+	if err := h.db.guard.check(h.db.schema); err != nil {
+		return Round{}, err
 	}
 	round := rs.result(index)
 	round.Resent = rs.resendChanges

@@ -11,17 +11,20 @@ const (
 
 // Report is the whole run; its JSON encoding is the `--format json` output.
 type Report struct {
-	Version int    `json:"version"`
-	Verdict string `json:"verdict"` // pass or fail
-	Summary string `json:"summary"` // the last line of the text output
-	Handler string `json:"handler"`
-	Deliver string `json:"deliver,omitempty"`
-	// ClientKey is the key's header under --client-key.
-	ClientKey string `json:"client_key_header,omitempty"`
-	Broker    string `json:"broker,omitempty"` // broker delivery: the queue or consumer
+	Version   int    `json:"version"`
+	Verdict   string `json:"verdict"` // pass or fail
+	Summary   string `json:"summary"` // the last line of the text output
+	Handler   string `json:"handler"`
+	Deliver   string `json:"deliver,omitempty"`
+	ClientKey string `json:"client_key_header,omitempty"` // --client-key: the key's header
+	Broker    string `json:"broker,omitempty"`            // broker delivery: the queue or consumer
 	Schema    string `json:"schema"`
 	Kept      bool   `json:"schema_kept"`
-	Seed      *int64 `json:"seed,omitempty"`
+	// SchemaCheck is "checked" when changes outside the schema are
+	// detected (a run that made any exits 2 instead of reporting), else
+	// why they are not.
+	SchemaCheck string `json:"schema_check"`
+	Seed        *int64 `json:"seed,omitempty"`
 	// EnvelopeFields are the message's transport ids the resend round
 	// renews; empty when there is no resend round.
 	EnvelopeFields []string `json:"envelope_fields,omitempty"`

@@ -100,7 +100,7 @@ func (rs *roundState) deliveryAcked(d int) bool {
 
 // writeMessageFile stores a message for the handlers' stdin.
 func writeMessageFile(body []byte) (string, error) {
-	f, err := os.CreateTemp("", "idemcheck-message-")
+	f, err := createMessageFile()
 	if err != nil {
 		return "", err
 	}

@@ -56,6 +56,9 @@ func (t *textWriter) header(rep *Report) {
 		kept = " (kept)"
 	}
 	t.line("%s", st.Muted.Render("schema "+rep.Schema+kept))
+	if rep.SchemaCheck != "" && rep.SchemaCheck != SchemaChecked {
+		t.line("%s", st.Warn.Render("note: "+rep.SchemaCheck))
+	}
 	if rep.Seed != nil {
 		t.line("%s", st.Muted.Render(fmt.Sprintf("random kill points, --seed %d", *rep.Seed)))
 	}

@@ -79,3 +79,16 @@ func checkBrokerHost(raw string, allowRemote bool) (*url.URL, error) {
 	}
 	return u, nil
 }
+
+// deliveryText says how the message reached the handler, for the header.
+func deliveryText(rep *Report) string {
+	switch {
+	case rep.Broker != "":
+		return "published to " + rep.Broker
+	case rep.Deliver == "":
+		return "message on stdin"
+	case rep.ClientKey != "":
+		return "POST " + rep.Deliver + " as its client, " + rep.ClientKey + " per request"
+	}
+	return "POST " + rep.Deliver
+}

@@ -36,18 +36,22 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	rep := emit.New(pass, Rule.ID)
+	replacing := replacingTables(pass, ins)
 	for _, f := range sqlquery.Funcs(pass, ins) {
 		if handlesUniqueViolation(pass.TypesInfo, f.Decl) {
 			continue
 		}
 		for _, q := range f.Queries {
+			if viaClickHouse(pass.TypesInfo, q.Call) {
+				continue
+			}
 			for _, stmt := range sqlquery.Statements(q.SQL) {
 				tables, yields := sqlquery.Inserts(stmt)
 				if yields {
 					continue
 				}
 				for _, table := range tables {
-					if !sqlquery.IsIdempotencyTable(table) {
+					if !sqlquery.IsIdempotencyTable(table) || replacing[table] {
 						continue
 					}
 					report(rep, f, q, table)

@@ -12,5 +12,8 @@
 // SELECT on the same table it is the read-decide-write race: two deliveries
 // of one message both read "not seen" and both act. Functions that handle
 // the unique violation themselves (SQLSTATE 23505, MySQL 1062) are not
-// reported: there the database decides.
+// reported: there the database decides. Neither are inserts into ClickHouse
+// tables, which have no ON CONFLICT: tables the package creates with a
+// ReplacingMergeTree engine (they keep one row per sorting key by design),
+// and any insert through a ClickHouse client's types.
 package appunique

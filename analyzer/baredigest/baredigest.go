@@ -54,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 	})
 	for _, f := range pkg.WithSinks() {
 		for _, sink := range f.Sinks {
-			if inboundDedup(sink) {
+			if inboundDedup(sink) || inboundLookup(f, sink) {
 				continue
 			}
 			var s slice

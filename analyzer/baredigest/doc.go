@@ -12,4 +12,10 @@
 // keys, ETags) are not reported, nor are digests keyed by a secret, nor
 // content fingerprints used to deduplicate inbound messages (dedupKey,
 // MessageDeduplicationId): those are never sent to a provider as a key.
+// The last is judged by flow, not by name: a variable or field holding a
+// digest of a received request's or message's body (http.Request.Body,
+// an AMQP delivery, a NATS message, an SQS or Kafka message) and passed to
+// a lookup (a SELECT, or a call named Find/Get/Exists/Seen/Claim…) is a
+// fingerprint, whatever it is called. Sent on as a header or SDK key, the
+// same digest is still reported there.
 package baredigest

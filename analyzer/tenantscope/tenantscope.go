@@ -2,6 +2,7 @@ package tenantscope
 
 import (
 	"fmt"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -35,6 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range sqlquery.Funcs(pass, ins) {
 		for _, q := range f.Queries {
 			for _, stmt := range sqlquery.Statements(q.SQL) {
+				reportUpserts(rep, q, stmt)
 				for _, l := range sqlquery.Lookups(stmt) {
 					if !sqlquery.IsIdempotencyTable(l.Table) {
 						continue
@@ -58,4 +60,34 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// reportUpserts reports an upsert into an idempotency table whose conflict
+// target has the key but no tenant column: a key another tenant already
+// used updates that tenant's row (and RETURNING hands it back), the same
+// cross-tenant match as a lookup by key alone.
+func reportUpserts(rep *emit.Reporter, q sqlquery.Query, stmt string) {
+	for _, u := range upserts(stmt) {
+		if !sqlquery.IsIdempotencyTable(u.table) {
+			continue
+		}
+		keyCol, scoped := "", false
+		for _, col := range u.conflict {
+			if sqlquery.IsTenantColumn(col) {
+				scoped = true
+			} else if keyCol == "" && sqlquery.IsKeyColumn(col) {
+				keyCol = col
+			}
+		}
+		if keyCol == "" || scoped {
+			continue
+		}
+		effect := "overwrites that tenant's record"
+		if u.returning {
+			effect = "updates that tenant's record and returns it"
+		}
+		rep.Report(q.Call.Pos(), fmt.Sprintf(
+			"insert on %s with on conflict (%s) do update has no tenant column in the conflict target: a key another tenant used %s; add tenant_id to the conflict target and the unique key",
+			u.table, strings.Join(u.conflict, ", "), effect))
+	}
 }

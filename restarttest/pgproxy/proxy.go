@@ -46,6 +46,10 @@ type Config struct {
 	Upstream string
 	// Listen is the TCP address to accept clients on; default 127.0.0.1:0.
 	Listen string
+	// Params are startup parameters added to every upstream connection,
+	// over the client's own: they become the session's defaults (a custom
+	// setting such as "myapp.run" marks the sessions as the proxy's).
+	Params map[string]string
 
 	// OnStatement sees every statement a client sends, when it is sent
 	// (for a prepared statement: when it is parsed).
@@ -58,6 +62,9 @@ type Config struct {
 	// before the client has received any of the reply. Returning Drop
 	// discards the reply and closes the connection.
 	OnCommit func(s *Session, c Commit) Action
+	// OnNotice sees every notice or warning the server sends a client;
+	// returning false keeps it from the client.
+	OnNotice func(s *Session, n *pgproto3.NoticeResponse) (forward bool)
 	// Logf receives one-line notices (a client asked for TLS; a client
 	// could not be connected upstream).
 	Logf func(format string, args ...any)

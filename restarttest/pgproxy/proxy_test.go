@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/idemcheck/idemcheck/restarttest"
 	"github.com/idemcheck/idemcheck/restarttest/pgproxy"
@@ -451,5 +452,40 @@ func TestUpstreamErrorReachesTheClient(t *testing.T) {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || pgErr.Code != "3D000" {
 		t.Fatalf("err = %v, want invalid_catalog_name", err)
+	}
+}
+
+// Params mark every upstream session; OnNotice sees the server's notices
+// and keeps the ones it returns false for from the client.
+func TestParamsAndNotices(t *testing.T) {
+	var seen atomic.Int32
+	dsn, _ := schema(t, pgproxy.Config{
+		Params: map[string]string{"pgproxytest.mark": "m1"},
+		OnNotice: func(_ *pgproxy.Session, n *pgproto3.NoticeResponse) bool {
+			seen.Add(1)
+			return !strings.HasPrefix(n.Message, "hidden")
+		},
+	})
+	var got []string
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { got = append(got, n.Message) }
+	c, err := pgx.ConnectConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	var mark string
+	if err := c.QueryRow(context.Background(), "select current_setting('pgproxytest.mark')").Scan(&mark); err != nil || mark != "m1" {
+		t.Errorf("mark = %q, %v", mark, err)
+	}
+	_, err = c.Exec(context.Background(), "do $$ begin raise warning 'hidden one'; raise notice 'shown one'; end $$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen.Load() != 2 || len(got) != 1 || got[0] != "shown one" {
+		t.Errorf("hook saw %d notices, client got %q", seen.Load(), got)
 	}
 }

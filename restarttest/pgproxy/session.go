@@ -92,6 +92,7 @@ func (p *Proxy) connect(c net.Conn, be *pgproto3.Backend, m *pgproto3.StartupMes
 	if cfg.Database == "" {
 		cfg.Database = cfg.User
 	}
+	maps.Copy(cfg.RuntimeParams, p.cfg.Params)
 	cw := bufio.NewWriterSize(c, 32<<10)
 	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
 	defer cancel()
@@ -348,6 +349,10 @@ func (s *Session) fromServer() error {
 			err = s.emit(msg)
 		case *pgproto3.ReadyForQuery:
 			err = s.ready(m)
+		case *pgproto3.NoticeResponse:
+			if s.p.cfg.OnNotice == nil || s.p.cfg.OnNotice(s, m) {
+				err = s.emit(msg)
+			}
 		default:
 			err = s.emit(msg)
 		}

@@ -75,6 +75,10 @@ func main() {
 		switch err := pay(ctx, db, key, msg); {
 		case err == nil:
 			_ = d.Ack(false)
+		case db.IsClosed():
+			// The connection is gone (a commit whose reply never came):
+			// crash, and let the broker redeliver to the next process.
+			log.Fatalf("database connection lost: %v", err)
 		default:
 			log.Printf("retry later: %v", err)
 			time.Sleep(100 * time.Millisecond) // RabbitMQ requeues at once: back off here

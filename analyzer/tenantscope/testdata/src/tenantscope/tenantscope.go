@@ -65,3 +65,28 @@ func suppressed(ctx context.Context, pool *pgxpool.Pool, key string) {
 	//idemcheck:ignore IDEM007 single-tenant deployment
 	pool.QueryRow(ctx, "SELECT status FROM idempotency_keys WHERE idempotency_key = $1", key)
 }
+
+// ---- upserts: the conflict target decides whose row is updated ----
+
+func upsertByKey(ctx context.Context, pool *pgxpool.Pool, tenant, key string, resp []byte) {
+	const q = `INSERT INTO idempotency_keys (tenant_id, idempotency_key, response)
+		VALUES ($1, $2, $3)
+		ON CONFLICT (idempotency_key) DO UPDATE SET last_seen = now()
+		RETURNING response`
+	pool.QueryRow(ctx, q, tenant, key, resp) // want `insert on idempotency_keys with on conflict \(idempotency_key\) do update has no tenant column in the conflict target: a key another tenant used updates that tenant's record and returns it`
+}
+
+func upsertNoReturning(ctx context.Context, db *sql.DB, key string) {
+	db.ExecContext(ctx, "insert into public.payment_intents (dedup_key, status) values ($1, 'new') on conflict (dedup_key) where status <> 'void' do update set status = excluded.status", key) // want `insert on payment_intents with on conflict \(dedup_key\) do update has no tenant column in the conflict target: a key another tenant used overwrites that tenant's record`
+}
+
+func upsertScoped(ctx context.Context, pool *pgxpool.Pool, tenant, key string, resp []byte) {
+	pool.QueryRow(ctx, `INSERT INTO idempotency_keys (tenant_id, idempotency_key, response) VALUES ($1, $2, $3)
+		ON CONFLICT (tenant_id, idempotency_key) DO UPDATE SET last_seen = now() RETURNING response`, tenant, key, resp)
+	pool.QueryRow(ctx, `INSERT INTO idempotency_keys (merchant_id, idempotency_key) VALUES ($1, $2)
+		ON CONFLICT (idempotency_key, merchant_id) DO UPDATE SET last_seen = now() RETURNING response`, tenant, key)
+}
+
+func upsertOtherTable(ctx context.Context, pool *pgxpool.Pool, key string) {
+	pool.QueryRow(ctx, `INSERT INTO cache (cache_key, v) VALUES ($1, 1) ON CONFLICT (cache_key) DO UPDATE SET v = cache.v + 1 RETURNING v`, key)
+}

@@ -1,0 +1,169 @@
+package restarttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/idemcheck/idemcheck/restarttest/pgproxy"
+)
+
+// The schema guard finds what the setup SQL and the handler change outside
+// the run's schema. Every session of the run carries the setting runGUC
+// (the proxy adds it to the handler's connections, the setup sets it in its
+// transaction); two event triggers, whose function lives in the admin
+// session's pg_temp (so it goes, with the triggers, when that session ends,
+// even if idemcheck is killed), report each DDL command and drop of such a
+// session that is not in the schema as a warning carrying guardPrefix. The
+// proxy keeps those warnings from the handler.
+const (
+	runGUC      = "idemcheck.run"
+	guardPrefix = "idemcheck-outside-schema: "
+)
+
+// SchemaChecked is Report.SchemaCheck when the guard was on.
+const SchemaChecked = "checked"
+
+// status is what the report says about the guard.
+func (g *schemaGuard) status() string {
+	if g.active {
+		return SchemaChecked
+	}
+	return g.reason
+}
+
+// setupStatements records what the setup SQL would do outside the schema
+// that the event triggers cannot see: COPY to or from a program or file.
+func (g *schemaGuard) setupStatements(setup string) {
+	for _, st := range pgproxy.Split(setup) {
+		g.copyOutside("the setup SQL", st)
+	}
+}
+
+// schemaGuard collects what was touched outside the schema.
+type schemaGuard struct {
+	name   string // of the event triggers and their function
+	runID  string
+	active bool
+	reason string // why the guard is off
+
+	mu      sync.Mutex
+	touched []string
+}
+
+// guardSQL creates the function and the event triggers. Temporary objects
+// (pg_temp) and the schema's own are left alone; so are GRANT and REVOKE,
+// whose object the server does not name.
+func guardSQL(name, runID, schema string) string {
+	lit := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	fn := "pg_temp." + name
+	return `
+create function ` + fn + `() returns event_trigger language plpgsql as $f$
+declare r record;
+begin
+  if current_setting(` + lit(runGUC) + `, true) is distinct from ` + lit(runID) + ` then
+    return;
+  end if;
+  if tg_event = 'sql_drop' then
+    for r in select * from pg_event_trigger_dropped_objects()
+             where original and not is_temporary
+               and coalesce(schema_name, '') not like 'pg\_temp%'
+               and schema_name is distinct from ` + lit(schema) + `
+               and object_identity is distinct from ` + lit(schema) + ` loop
+      raise warning '` + guardPrefix + `dropped % %', r.object_type, r.object_identity;
+    end loop;
+  else
+    for r in select * from pg_event_trigger_ddl_commands()
+             where command_tag not in ('GRANT', 'REVOKE')
+               and coalesce(schema_name, '') not like 'pg\_temp%'
+               and schema_name is distinct from ` + lit(schema) + `
+               and object_identity is distinct from ` + lit(schema) + ` loop
+      raise warning '` + guardPrefix + `% %', r.command_tag, coalesce(r.object_identity, r.object_type);
+    end loop;
+  end if;
+end $f$;
+create event trigger ` + name + `_ddl on ddl_command_end execute function ` + fn + `();
+create event trigger ` + name + `_drop on sql_drop execute function ` + fn + `();`
+}
+
+// installGuard sets the guard up on the admin session. A user who may not
+// create event triggers (they need a superuser) gets no guard, and the
+// report says so.
+func installGuard(ctx context.Context, admin *pgx.Conn, schema string) *schemaGuard {
+	g := &schemaGuard{name: "idemcheck_guard_" + randomHex(5), runID: randomHex(8)}
+	_, err := admin.PgConn().Exec(ctx, guardSQL(g.name, g.runID, schema)).ReadAll()
+	var pgErr *pgconn.PgError
+	switch {
+	case err == nil:
+		g.active = true
+	case errors.As(err, &pgErr) && pgErr.Code == "42501":
+		g.reason = "the database user may not create event triggers (that needs a superuser), so changes outside the run's schema are not detected"
+	default:
+		g.reason = "the event triggers that detect changes outside the run's schema could not be created: " + err.Error()
+	}
+	return g
+}
+
+// remove drops the triggers and their function (ending the admin session
+// would too).
+func (g *schemaGuard) remove(ctx context.Context, admin *pgx.Conn) {
+	if g == nil || !g.active {
+		return
+	}
+	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("drop event trigger if exists %s_ddl; drop event trigger if exists %s_drop; drop function if exists pg_temp.%s()", g.name, g.name, g.name)).ReadAll()
+}
+
+// notice takes a guard warning; it reports whether msg was one.
+func (g *schemaGuard) notice(who, msg string) bool {
+	what, ok := strings.CutPrefix(msg, guardPrefix)
+	if !ok {
+		return false
+	}
+	g.record(who + ": " + what)
+	return true
+}
+
+func (g *schemaGuard) record(s string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.touched = append(g.touched, s)
+}
+
+// copyOutside records a COPY that runs a program or reads or writes a file
+// on the database server: outside the schema whatever it names.
+func (g *schemaGuard) copyOutside(who string, st pgproxy.Statement) {
+	if st.CopyProgram || st.CopyServerFile {
+		g.record(who + ": " + shorten(st.SQL, 120))
+	}
+}
+
+// check turns what was touched so far into the run's environment error.
+func (g *schemaGuard) check(schema string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.touched) == 0 {
+		return nil
+	}
+	return envErrorf("changed the database outside the run's schema %s: %s — the setup SQL and the handler must keep to that schema (DATABASE_URL's search_path)",
+		schema, strings.Join(g.touched, "; "))
+}
+
+// onProxyNotice is the proxy's notice hook: guard warnings are the
+// harness's, not the handler's.
+func (g *schemaGuard) onProxyNotice(_ *pgproxy.Session, n *pgproto3.NoticeResponse) bool {
+	return !g.notice("the handler", n.Message)
+}
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
