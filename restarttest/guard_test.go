@@ -95,8 +95,9 @@ func TestHandlerOutsideTheSchemaIsReported(t *testing.T) {
 	_, err = guardRun(t, `psql -X -q -v ON_ERROR_STOP=1 -c "copy (select 1) to program 'true'"`, "")
 	wantOutside(t, err, "the handler: copy (select 1) to program 'true'")
 
+	// It makes no effect request: nothing to judge, but nothing outside.
 	rep, err := guardRun(t, `psql -X -q -v ON_ERROR_STOP=1 -c "create table mine (a int)" -c "create temp table scratch (a int)" -c "alter table mine add b int" -c "drop table mine"`, "")
-	if err != nil {
+	if err != nil && !strings.Contains(err.Error(), "nothing to judge") || rep == nil {
 		t.Fatalf("a handler keeping to its schema: %v", err)
 	}
 	if rep.SchemaCheck != SchemaChecked {
