@@ -43,7 +43,7 @@ func findingsOf(c Check) []finding {
 	if !ok {
 		sev = sevNotAcked
 	}
-	return []finding{{severity: sev, subject: c.Name, text: c.Name + ": " + c.Detail}}
+	return []finding{{severity: sev, subject: c.Name, text: c.Detail}}
 }
 
 // finding is one failure a check saw. subject tells failures of one
