@@ -2,6 +2,8 @@
 // cause a double charge.
 package main
 
+//go:generate go run . docs
+
 import (
 	"fmt"
 	"os"

@@ -42,6 +42,7 @@ Exit codes: 0 ok, 1 finding or violation, 2 usage or environment error.`,
 		NewCmdLint(ios, nil),
 		NewCmdNormcheck(ios, nil),
 		NewCmdRestartTest(ios, nil),
+		NewCmdDocs(ios, nil),
 	)
 	return root
 }
