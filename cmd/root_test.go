@@ -22,8 +22,18 @@ func TestVersionFromLdflags(t *testing.T) {
 }
 
 func TestVersionFallsBackToBuildInfo(t *testing.T) {
-	if got := resolveVersion(""); got == "" {
-		t.Fatal("resolveVersion(\"\") is empty; want the module version or (devel)")
+	b := BuildInfo{}.resolved()
+	if b.Version == "" || b.Commit == "" || b.Date == "" {
+		t.Fatalf("resolved() = %+v; want the module version or (devel), and a commit and date or 'unknown'", b)
+	}
+}
+
+func TestVersionShowsCommitAndDate(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	code := execute(BuildInfo{Version: "v1.2.3", Commit: "0123abc", Date: "2026-11-30T15:00:00Z"}, ios, []string{"--version"})
+	want := "idemcheck v1.2.3 (commit 0123abc, built 2026-11-30T15:00:00Z)\n"
+	if code != ExitOK || out.String() != want {
+		t.Fatalf("--version: code %d, out %q, want %q", code, out.String(), want)
 	}
 }
 
