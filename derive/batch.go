@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -233,6 +234,12 @@ func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
 		if blocks != nil {
 			dst = joinBlocks(dst, blocks)
 			blocks = nil
+			if len(dst) >= hugeLine {
+				// The blocks are garbage now, as big as the line: hand them
+				// back before the line is worked on, or the rules' output
+				// would come on top of them.
+				debug.FreeOSMemory()
+			}
 		}
 		line := dst[start:]
 		if len(line) == 0 {
@@ -256,8 +263,12 @@ func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
 	}
 }
 
-// lineBlock is the size of the blocks a long line is gathered in.
-const lineBlock = 1 << 20
+// lineBlock is the size of the blocks a long line is gathered in; from
+// hugeLine on, their memory is returned at once.
+const (
+	lineBlock = 1 << 20
+	hugeLine  = 64 << 20
+)
 
 func appendToBlocks(blocks [][]byte, frag []byte) [][]byte {
 	if n := len(blocks); n > 0 && cap(blocks[n-1])-len(blocks[n-1]) >= len(frag) {
