@@ -48,9 +48,7 @@ Exit codes: 0 ok, 1 finding or violation, 2 usage or environment error.`,
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &ExitError{Code: ExitUsage, Err: err}
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		NewCmdDerive(ios, nil),
 		NewCmdLint(ios, nil),

@@ -47,6 +47,20 @@ func TestUnknownFlagIsUsageError(t *testing.T) {
 	}
 }
 
+func TestUnknownFlagSuggestsTheClosest(t *testing.T) {
+	for args, want := range map[string]string{
+		"lint --fromat json":    "idemcheck: unknown flag --fromat: did you mean --format?\n",
+		"derive --tennant acme": "idemcheck: unknown flag --tennant: did you mean --tenant?\n",
+		"lint --verbose":        "idemcheck: unknown flag --verbose; run 'idemcheck lint --help' for the flags\n",
+		"normcheck -Z":          "idemcheck: unknown shorthand flag: 'Z' in -Z; run 'idemcheck normcheck --help' for the flags\n",
+	} {
+		code, _, errOut := runRoot(t, "v0", strings.Fields(args)...)
+		if code != ExitUsage || errOut != want {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, %q", args, code, errOut, ExitUsage, want)
+		}
+	}
+}
+
 func TestCompletionIsAvailable(t *testing.T) {
 	code, out, _ := runRoot(t, "v0", "completion", "bash")
 	if code != ExitOK || !strings.Contains(out, "idemcheck") {
