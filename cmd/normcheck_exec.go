@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -49,13 +47,7 @@ func execNormalizer(opts *NormcheckOptions) (*normalizer, error) {
 }
 
 func readPayloadFile(opts *NormcheckOptions) ([]byte, error) {
-	var data []byte
-	var err error
-	if opts.Payload == "-" {
-		data, err = io.ReadAll(opts.IO.In)
-	} else {
-		data, err = os.ReadFile(opts.Payload)
-	}
+	data, err := readInput(opts.IO.In, opts.Payload)
 	if err != nil {
 		return nil, UsageErrorf("--payload: %v", err)
 	}
