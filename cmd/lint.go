@@ -26,7 +26,7 @@ type LintOptions struct {
 	Tags          string   // build tags
 	Explain       string   // print the documentation of a rule and exit
 	ConfigPath    string   // --config; "" looks for .idemcheck.yaml upwards from Dir
-	AnalyzerFlags []string // extra flags for the vet tool (-attemptkey.keypattern=…)
+	AnalyzerFlags []string // extra flags for the vet tool (-IDEM001.keypattern=…)
 	Dir           string   // working directory; "" is the current one
 	Tool          string   // vet tool executable; "" is idemcheck itself
 	Version       string
@@ -65,7 +65,7 @@ load or type-check, or bad flags.`,
 	c.Flags().StringVar(&opts.Tags, "tags", "", "comma-separated build tags")
 	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a rule (e.g. IDEM001) and exit")
 	c.Flags().StringVar(&opts.ConfigPath, "config", "", "configuration file (default: "+config.FileName+" in the working directory or a parent)")
-	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a flag to the analyzers, e.g. -attemptkey.keypattern=REGEXP (repeatable)")
+	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a flag to the analyzers, e.g. -IDEM001.keypattern=REGEXP (repeatable)")
 	return c
 }
 
@@ -104,7 +104,6 @@ func lintRun(opts *LintOptions) error {
 		Tests:         opts.Tests,
 		AnalyzerFlags: append(cfgFlags, opts.AnalyzerFlags...),
 		Tool:          opts.Tool,
-		RuleFor:       suite.RuleForAnalyzer,
 	})
 	if err != nil {
 		var le *driver.LoadError

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -319,27 +318,11 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 	return cfg, nil
 }
 
-func readInput(stdin io.Reader, name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	b, err := os.ReadFile(name)
-	return b, unwrapPathError(err)
-}
-
 func messageName(name string) string {
 	if name == "-" {
 		return "stdin"
 	}
 	return name
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
-	}
-	return err
 }
 
 // progress draws one rewritable line on stderr when it is a terminal.

@@ -29,10 +29,9 @@ type Options struct {
 	Patterns      []string // package patterns; default ./...
 	Tags          string   // build tags, comma-separated
 	Tests         bool     // report findings in _test.go files too
-	AnalyzerFlags []string // passed to the vet tool, e.g. -attemptkey.keypattern=…
+	AnalyzerFlags []string // passed to the vet tool, e.g. -IDEM001.keypattern=…
 	Tool          string   // the vet tool; default os.Executable()
 	Go            string   // the go command; default "go"
-	RuleFor       func(analyzer string) string
 	Env           []string // extra environment, KEY=VALUE
 }
 
@@ -112,7 +111,7 @@ func Run(ctx context.Context, opts Options) ([]report.Finding, error) {
 		dir, _ = os.Getwd()
 	}
 	dir, _ = filepath.Abs(dir)
-	findings, err := parse(&stdout, dir, opts.RuleFor)
+	findings, err := parse(&stdout, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +130,7 @@ func Run(ctx context.Context, opts Options) ([]report.Finding, error) {
 
 // parse reads the stream of JSON objects go vet prints, one per package:
 // {"pkgpath": {"analyzer": [diagnostics] | {"error": "…"}}}.
-func parse(r io.Reader, dir string, ruleFor func(string) string) ([]report.Finding, error) {
+func parse(r io.Reader, dir string) ([]report.Finding, error) {
 	dec := json.NewDecoder(r)
 	var findings []report.Finding
 	var analysisErrors []string
@@ -167,7 +166,7 @@ func parse(r io.Reader, dir string, ruleFor func(string) string) ([]report.Findi
 					return nil, fmt.Errorf("cannot read go vet output for %s: %w", pkg, err)
 				}
 				for _, d := range diags {
-					findings = append(findings, toFinding(d, name, dir, ruleFor))
+					findings = append(findings, toFinding(d, name, dir))
 				}
 			}
 		}
@@ -178,11 +177,10 @@ func parse(r io.Reader, dir string, ruleFor func(string) string) ([]report.Findi
 	return findings, nil
 }
 
-func toFinding(d vetDiagnostic, analyzer, dir string, ruleFor func(string) string) report.Finding {
+// toFinding converts one of go vet's diagnostics; an analyzer is named after
+// its rule, so the analyzer's name is the finding's rule.
+func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
 	rule := d.Category
-	if rule == "" && ruleFor != nil {
-		rule = ruleFor(analyzer)
-	}
 	if rule == "" {
 		rule = analyzer
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestIsVetToolInvocation(t *testing.T) {
-	yes := [][]string{{"-V=full"}, {"-flags"}, {"/tmp/b001/vet.cfg"}, {"-json", "-attemptkey.keypattern=x", "/tmp/vet.cfg"}}
+	yes := [][]string{{"-V=full"}, {"-flags"}, {"/tmp/b001/vet.cfg"}, {"-json", "-IDEM001.keypattern=x", "/tmp/vet.cfg"}}
 	no := [][]string{nil, {"lint"}, {"lint", "./..."}, {"lint", "x.cfg"}, {"--version"}}
 	for _, a := range yes {
 		if !IsVetToolInvocation(a) {
@@ -23,7 +23,7 @@ func TestIsVetToolInvocation(t *testing.T) {
 func TestParse(t *testing.T) {
 	out := `{
 	"example.com/m/pay": {
-		"attemptkey": [
+		"IDEM001": [
 			{"category": "IDEM001", "posn": "/work/m/pay/pay.go:10:16", "end": "/work/m/pay/pay.go:10:16", "message": "idempotency key built from time.Now",
 			 "related": [{"posn": "/work/m/pay/pay.go:10:74", "end": "", "message": "time.Now: clock reading"}]}
 		]
@@ -31,13 +31,13 @@ func TestParse(t *testing.T) {
 }
 {
 	"example.com/m/other": {
-		"attemptkey": [
+		"IDEM001": [
 			{"posn": "/elsewhere/x.go:3:1", "end": "", "message": "m"}
 		]
 	}
 }
 `
-	fs, err := parse(strings.NewReader(out), "/work/m", func(string) string { return "IDEM001" })
+	fs, err := parse(strings.NewReader(out), "/work/m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestParse(t *testing.T) {
 		t.Errorf("second finding = %+v", fs[1])
 	}
 
-	_, err = parse(strings.NewReader(`{"p": {"attemptkey": {"error": "boom"}}}`), "/", nil)
+	_, err = parse(strings.NewReader(`{"p": {"IDEM001": {"error": "boom"}}}`), "/")
 	if _, ok := err.(*LoadError); !ok {
 		t.Errorf("analysis error: got %v, want *LoadError", err)
 	}
