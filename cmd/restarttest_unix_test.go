@@ -40,7 +40,7 @@ func TestRestartTestInterruptRemovesEmbeddedServer(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	opts := &RestartTestOptions{
 		IO: ios, Handler: "touch " + marker + "; sleep 300", MessageFile: filepath.Join("..", "testdata", "restart", "message.json"),
-		Format: "text", MaxAttempts: 3, Timeout: time.Minute, Backoff: time.Millisecond, Rounds: 1, Context: ctx,
+		Format: "text", MaxAttempts: 3, Timeout: time.Minute, Backoff: time.Millisecond, Rounds: 1, AckWait: time.Second, Context: ctx,
 	}
 	err := restartTestRun(opts)
 	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "interrupted") {
