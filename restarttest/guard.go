@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -118,14 +119,26 @@ func installGuard(ctx context.Context, admin *pgx.Conn, schema string) *schemaGu
 	return g
 }
 
-// remove drops the triggers and their function (ending the admin session
-// would too).
+// remove disables the triggers, then drops them and their function (ending
+// the admin session would too). Event triggers fire in every session of
+// the database: one that has just looked ours up would fail with "cache
+// lookup failed for function" if the function went at that instant, so
+// they are disabled first and dropped a moment later.
 func (g *schemaGuard) remove(ctx context.Context, admin *pgx.Conn) {
 	if g == nil || !g.active {
 		return
 	}
+	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("alter event trigger %s_ddl disable; alter event trigger %s_drop disable", g.name, g.name)).ReadAll()
+	select {
+	case <-time.After(guardDrainTime):
+	case <-ctx.Done():
+	}
 	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("drop event trigger if exists %s_ddl; drop event trigger if exists %s_drop; drop function if exists pg_temp.%s()", g.name, g.name, g.name)).ReadAll()
 }
+
+// guardDrainTime is how long disabled triggers stay before they are
+// dropped.
+const guardDrainTime = 100 * time.Millisecond
 
 // notice takes a guard warning; it reports whether msg was one.
 func (g *schemaGuard) notice(who, msg string) bool {
