@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/unitchecker"
-
 	"github.com/idemcheck/idemcheck/analyzer/driver"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
@@ -18,7 +16,7 @@ import (
 // tested end to end through the real go vet protocol.
 func TestMain(m *testing.M) {
 	if driver.IsVetToolInvocation(os.Args[1:]) {
-		unitchecker.Main(suite.Analyzers()...)
+		driver.VetToolMain(os.Args[1:], suite.Analyzers())
 	}
 	os.Exit(m.Run())
 }
@@ -168,20 +166,118 @@ func TestLintClean(t *testing.T) {
 	}
 }
 
-func TestLintTypeErrors(t *testing.T) {
+// libGo has a finding in a package that appGo imports, with a helper
+// whose fresh result reaches app only through a fact.
+const libGo = `package lib
+
+import (
+	"fmt"
+	"time"
+)
+
+type Req struct{ IdempotencyKey string }
+
+func Fresh() string { return fmt.Sprint(time.Now().UnixNano()) }
+
+func Charge(order string) Req { return Req{IdempotencyKey: order + Fresh()} }
+`
+
+const appGo = `package app
+
+import "example.com/m/lib"
+
+func Pay() lib.Req { return lib.Req{IdempotencyKey: "pay-" + lib.Fresh()} }
+`
+
+// TestLintVerdictIndependentOfCache lints a package first as a dependency
+// and then as a root (and the reverse) in one build cache, and compares
+// with cold caches: go vet caches a dependency-only run under the same key
+// as a root run, which once made the second run print "no findings".
+func TestLintVerdictIndependentOfCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet with cold caches")
+	}
+	dir := writeModule(t, map[string]string{"lib/lib.go": libGo, "app/app.go": appGo})
+	lintIn := func(t *testing.T, cache string, pattern string) string {
+		out, _, err := runLint(t, &LintOptions{Dir: dir, Format: "json", Patterns: []string{pattern}, Env: []string{"GOCACHE=" + cache}})
+		if exitCode(err) != ExitFinding {
+			t.Fatalf("lint %s: exit %d (%v)\n%s", pattern, exitCode(err), err, out)
+		}
+		return out
+	}
+	cold := map[string]string{}
+	for _, p := range []string{"./lib", "./app"} {
+		cold[p] = lintIn(t, t.TempDir(), p)
+	}
+	if !strings.Contains(cold["./lib"], "lib/lib.go") || strings.Contains(cold["./lib"], "app/app.go") ||
+		!strings.Contains(cold["./app"], "app/app.go") || strings.Contains(cold["./app"], "lib/lib.go") {
+		t.Fatalf("cold runs report the wrong packages:\n./lib: %s\n./app: %s", cold["./lib"], cold["./app"])
+	}
+	for _, order := range [][]string{{"./app", "./lib"}, {"./lib", "./app"}} {
+		t.Run(strings.Join(order, ",then,"), func(t *testing.T) {
+			t.Parallel()
+			cache := t.TempDir()
+			for _, p := range order {
+				if got := lintIn(t, cache, p); got != cold[p] {
+					t.Errorf("lint %s after %v differs from a cold cache:\n%s\nwant:\n%s", p, order, got, cold[p])
+				}
+			}
+		})
+	}
+}
+
+// TestLintPartialLoad: packages that do not load or type-check are listed
+// once, in every format, and the others' findings are still printed (exit
+// 2). A test file importing a module go.mod lacks breaks nothing without
+// --tests.
+func TestLintPartialLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
-	dir := writeModule(t, map[string]string{"bad/bad.go": "package bad\n\nfunc F() int { return \"x\" }\n"})
-	out, errOut, err := runLint(t, &LintOptions{Dir: dir})
-	if exitCode(err) != ExitUsage {
-		t.Fatalf("exit = %d (%v), want 2", exitCode(err), err)
+	missingTest := "package pay\n\nimport (\n\t\"testing\"\n\n\t\"github.com/nobody/missing\"\n)\n\nfunc TestX(t *testing.T) { missing.Do() }\n"
+	dir := writeModule(t, map[string]string{
+		"pay/pay.go":          payGo,
+		"pay/missing_test.go": missingTest,
+		"bad/bad.go":          "package bad\n\nfunc F() int { return \"x\" }\n",
+		"usesbad/u.go":        "package usesbad\n\nimport \"example.com/m/bad\"\n\nvar X = bad.F()\n",
+		"gone/gone.go":        "package gone\n\nimport \"github.com/nobody/missing\"\n\nvar X = missing.Y\n",
+	})
+
+	out, _, err := runLint(t, &LintOptions{Dir: dir, Patterns: []string{"./pay"}})
+	if exitCode(err) != ExitFinding || !strings.Contains(out, "pay/pay.go") {
+		t.Errorf("a test file importing a missing module broke lint without --tests: exit %d\n%s", exitCode(err), out)
 	}
-	if !strings.Contains(errOut, "bad/bad.go:3") || !strings.Contains(err.Error(), "type-check") {
-		t.Errorf("stderr = %q, err = %v", errOut, err)
-	}
-	if out != "" {
-		t.Errorf("stdout = %q, want nothing", out)
+
+	for _, format := range []string{"text", "json", "sarif", "github"} {
+		t.Run(format, func(t *testing.T) {
+			out, errOut, err := runLint(t, &LintOptions{Dir: dir, Format: format})
+			if exitCode(err) != ExitUsage {
+				t.Fatalf("exit = %d (%v), want 2\n%s", exitCode(err), err, out)
+			}
+			if !strings.Contains(out, "pay/pay.go") || !strings.Contains(out, "IDEM001") {
+				t.Errorf("the finding in pay is missing:\n%s", out)
+			}
+			for _, want := range []string{`bad.go:3:23: cannot use \"x\"`, "no required module provides package github.com/nobody/missing", "example.com/m/usesbad"} {
+				if format == "text" || format == "github" {
+					want = strings.ReplaceAll(want, `\"`, `"`)
+				}
+				if n := strings.Count(out, want); n != 1 {
+					t.Errorf("%q listed %d times, want once:\n%s", want, n, out)
+				}
+			}
+			if format == "json" {
+				var doc struct {
+					Findings []any
+					Errors   []struct{ Package, Message string }
+				}
+				if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Findings) != 1 || len(doc.Errors) < 2 {
+					t.Errorf("json: %v %+v", err, doc)
+				}
+			}
+			if errOut != "" {
+				t.Errorf("stderr = %q", errOut)
+			}
+		})
 	}
 }
 

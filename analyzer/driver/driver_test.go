@@ -37,7 +37,7 @@ func TestParse(t *testing.T) {
 	}
 }
 `
-	fs, err := parse(strings.NewReader(out), "/work/m", func(string) string { return "IDEM001" })
+	fs, _, _, err := parse(strings.NewReader(out), "/work/m", func(string) string { return "IDEM001" }, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +52,36 @@ func TestParse(t *testing.T) {
 		t.Errorf("second finding = %+v", fs[1])
 	}
 
-	_, err = parse(strings.NewReader(`{"p": {"attemptkey": {"error": "boom"}}}`), "/", nil)
-	if _, ok := err.(*LoadError); !ok {
-		t.Errorf("analysis error: got %v, want *LoadError", err)
+	_, errs, _, err := parse(strings.NewReader(`{"p [p.test]": {"attemptkey": {"error": "boom"}}}`), "/", nil, nil, nil)
+	if err != nil || len(errs) != 1 || errs[0].Package != "p" || errs[0].Message != "attemptkey: boom" {
+		t.Errorf("analysis error: got %+v, %v", errs, err)
+	}
+
+	// Only the roots' diagnostics are kept; progress counts every unit.
+	calls := 0
+	fs, _, _, err = parse(strings.NewReader(out), "/work/m", nil, map[string]bool{"example.com/m/other": true}, func(done, _ int) { calls = done })
+	if err != nil || len(fs) != 1 || fs[0].File != "/elsewhere/x.go" || calls != 2 {
+		t.Errorf("roots filter: %+v, %v, progress %d", fs, err, calls)
+	}
+}
+
+func TestRootOf(t *testing.T) {
+	roots := map[string]bool{"m/lib": true}
+	for id, want := range map[string]bool{
+		"m/lib": true, "m/lib [m/lib.test]": true, "m/lib_test [m/lib.test]": true,
+		"m/app": false, "m/lib_test": false, "m/app [m/app.test]": false,
+	} {
+		if _, got := rootOf(id, roots); got != want {
+			t.Errorf("rootOf(%q) = %v", id, got)
+		}
+	}
+}
+
+func TestVetErrors(t *testing.T) {
+	stderr := "# m/bad\nvet: /w/bad/bad.go:3:23: cannot use \"x\"\n# m/bad2 [m/bad2.test]\n/w/bad2/x.go:1:1: expected 'package'\ngo: something else\n"
+	errs := vetErrors(stderr, "/w")
+	if len(errs) != 3 || errs[0].Package != "m/bad" || errs[1].Package != "m/bad2" || errs[1].Message != "bad2/x.go:1:1: expected 'package'" || errs[2].Message != "go: something else" {
+		t.Errorf("vetErrors = %+v", errs)
 	}
 }
 
