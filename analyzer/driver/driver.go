@@ -311,7 +311,9 @@ func parse(r io.Reader, dir string, ruleFor func(string) string, roots map[strin
 		}
 		for _, id := range slices.Sorted(maps.Keys(tree)) {
 			pkg, isRoot := rootOf(id, roots)
-			seen[pkg] = true
+			if _, ok := tree[id][unitMarkerName]; ok {
+				seen[pkg] = true
+			}
 			for _, name := range slices.Sorted(maps.Keys(tree[id])) {
 				raw := tree[id][name]
 				var diags []vetDiagnostic
@@ -325,7 +327,7 @@ func parse(r io.Reader, dir string, ruleFor func(string) string, roots map[strin
 					}
 					return nil, nil, nil, fmt.Errorf("cannot read go vet output for %s: %w", id, err)
 				}
-				if roots != nil && !isRoot {
+				if roots != nil && !isRoot || name == unitMarkerName {
 					continue
 				}
 				for _, d := range diags {

@@ -69,4 +69,3 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
-

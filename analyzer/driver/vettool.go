@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -62,6 +63,7 @@ func VetToolMain(args []string, analyzers []*analysis.Analyzer) {
 	}
 	flag.Bool(everyPackageFlag, false, "report diagnostics of dependency-only packages too (set by idemcheck lint)")
 	if hasBoolFlag(args, everyPackageFlag) {
+		analyzers = append(slices.Clip(analyzers), unitMarker)
 		if cfg, err := reportEveryPackage(args[len(args)-1]); err == nil {
 			os.Args[len(os.Args)-1] = cfg
 		} else {
@@ -71,6 +73,20 @@ func VetToolMain(args []string, analyzers []*analysis.Analyzer) {
 	}
 	unitchecker.Main(analyzers...) // does not return
 }
+
+// unitMarker reports one diagnostic per analyzed package, so that the
+// driver can tell a package with no findings (go vet prints "{}" for it,
+// without its name) from one go vet skipped because a dependency failed.
+var unitMarker = &analysis.Analyzer{
+	Name: unitMarkerName,
+	Doc:  "marks a package as analyzed, for idemcheck lint",
+	Run: func(pass *analysis.Pass) (any, error) {
+		pass.Report(analysis.Diagnostic{Pos: pass.Files[0].Package, Message: "analyzed"})
+		return nil, nil
+	},
+}
+
+const unitMarkerName = "idemcheckunit"
 
 // hasBoolFlag reports whether args set the boolean flag name to true.
 func hasBoolFlag(args []string, name string) bool {
