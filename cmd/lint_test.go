@@ -192,32 +192,34 @@ func Pay() lib.Req { return lib.Req{IdempotencyKey: "pay-" + lib.Fresh()} }
 
 // TestLintVerdictIndependentOfCache lints a package first as a dependency
 // and then as a root (and the reverse) in one build cache, and compares
-// with cold caches: go vet caches a dependency-only run under the same key
+// with a cold one: go vet caches a dependency-only run under the same key
 // as a root run, which once made the second run print "no findings".
+//
+// Both orders share one fresh GOCACHE, each on its own copy of the module:
+// go keys a package's entries by its directory, so each copy starts cold
+// and its first run is the cold reference for the other order's second.
 func TestLintVerdictIndependentOfCache(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs go vet with cold caches")
+		t.Skip("runs go vet with a cold cache")
 	}
-	dir := writeModule(t, map[string]string{"lib/lib.go": libGo, "app/app.go": appGo})
-	lintIn := func(t *testing.T, cache string, pattern string) string {
+	cache := t.TempDir()
+	lintIn := func(dir, pattern string) string {
 		out, _, err := runLint(t, &LintOptions{Dir: dir, Format: "json", Patterns: []string{pattern}, Env: []string{"GOCACHE=" + cache}})
 		if exitCode(err) != ExitFinding {
 			t.Errorf("lint %s: exit %d (%v)\n%s", pattern, exitCode(err), err, out)
 		}
 		return out
 	}
-	// Each order starts with a cold cache: its first run is the cold
-	// reference for the other order's second run.
 	orders := [][]string{{"./app", "./lib"}, {"./lib", "./app"}}
 	outs := make([][]string, len(orders))
 	var wg sync.WaitGroup
 	for i, order := range orders {
+		dir := writeModule(t, map[string]string{"lib/lib.go": libGo, "app/app.go": appGo})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cache := t.TempDir()
 			for _, p := range order {
-				outs[i] = append(outs[i], lintIn(t, cache, p))
+				outs[i] = append(outs[i], lintIn(dir, p))
 			}
 		}()
 	}
@@ -333,5 +335,36 @@ func TestLintTags(t *testing.T) {
 	out, _, err := runLint(t, &LintOptions{Dir: dir, Format: "json", Tags: "integration"})
 	if exitCode(err) != ExitFinding || !strings.Contains(out, "pay/tagged.go") {
 		t.Errorf("--tags integration: exit %d, out:\n%s", exitCode(err), out)
+	}
+}
+
+// TestLintMessages: outside a module, one line naming go.mod and what to
+// do; a bad --analyzer-flag, one line without go vet's usage text.
+func TestLintMessages(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := runLint(t, &LintOptions{Dir: dir})
+	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "no go.mod in "+dir) || !strings.Contains(err.Error(), "go mod init") {
+		t.Errorf("outside a module: %v", err)
+	}
+	_, _, err = runLint(t, &LintOptions{Dir: dir, AnalyzerFlags: []string{"-attemptkey.keypatern=x"}})
+	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "did you mean -attemptkey.keypattern?") {
+		t.Errorf("bad analyzer flag: %v", err)
+	}
+}
+
+// TestLintProgress: on a terminal, stderr counts packages up to the total.
+func TestLintProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir := writeModule(t, map[string]string{"lib/lib.go": libGo, "app/app.go": appGo})
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetStderrTTY(true)
+	opts := &LintOptions{IO: ios, Dir: dir, Format: "json", Tool: tool(t)}
+	if err := lintRun(opts); exitCode(err) != ExitFinding {
+		t.Fatalf("exit %d (%v)", exitCode(err), err)
+	}
+	if !strings.Contains(errOut.String(), "analyzing packages 0/2") || !strings.Contains(errOut.String(), "analyzing packages 2/2") {
+		t.Errorf("progress = %q", errOut.String())
 	}
 }

@@ -210,17 +210,17 @@ func main() {
 EOF
 
 go get \
-	gorm.io/gorm@v1.31.1 \
-	gorm.io/driver/postgres@v1.6.0 \
-	github.com/aws/aws-sdk-go-v2@v1.41.0 \
-	github.com/aws/aws-sdk-go-v2/config@v1.32.5 \
-	github.com/aws/aws-sdk-go-v2/service/sqs@v1.42.19 \
-	github.com/aws/aws-sdk-go-v2/service/s3@v1.93.2 \
-	github.com/aws/aws-sdk-go-v2/service/dynamodb@v1.53.5 \
-	cloud.google.com/go/pubsub@v1.50.1 \
-	go.temporal.io/sdk@v1.38.0 \
+	gorm.io/gorm@v1.31.2 \
+	gorm.io/driver/postgres@v1.6.3 \
+	github.com/aws/aws-sdk-go-v2@v1.48.0 \
+	github.com/aws/aws-sdk-go-v2/config@v1.33.18 \
+	github.com/aws/aws-sdk-go-v2/service/sqs@v1.53.0 \
+	github.com/aws/aws-sdk-go-v2/service/s3@v1.114.10 \
+	github.com/aws/aws-sdk-go-v2/service/dynamodb@v1.74.0 \
+	cloud.google.com/go/pubsub@v1.52.0 \
+	go.temporal.io/sdk@v1.51.0 \
 	github.com/stripe/stripe-go/v82@v82.5.1 \
-	github.com/redis/go-redis/v9@v9.17.2
+	github.com/redis/go-redis/v9@v9.23.0
 go mod tidy
 go build ./...
 echo "$dir"

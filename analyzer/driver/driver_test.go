@@ -3,6 +3,8 @@ package driver
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 func TestIsVetToolInvocation(t *testing.T) {
@@ -111,5 +113,28 @@ func TestVersionLine(t *testing.T) {
 	b, _ := VersionLine()
 	if a != b || !strings.Contains(a, " version devel comments-go-here buildID=") {
 		t.Errorf("VersionLine() = %q, then %q", a, b)
+	}
+}
+
+func TestCheckAnalyzerFlags(t *testing.T) {
+	a := &analysis.Analyzer{Name: "attemptkey", Doc: "d", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+	a.Flags.String("keypattern", "", "")
+	a.Flags.Bool("strict", false, "")
+	as := []*analysis.Analyzer{a}
+	for _, ok := range [][]string{nil, {"-attemptkey.keypattern=x"}, {"--attemptkey.strict"}, {"-attemptkey=false"}} {
+		if err := CheckAnalyzerFlags(as, ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for flags, want := range map[string]string{
+		"-attemptkey.keypatern=x": "did you mean -attemptkey.keypattern?",
+		"attemptkey.keypattern=x": "must start with -",
+		"-attemptkey.keypattern":  "needs a value",
+		"-zzzzzzzzzzzz":           "unknown analyzer flag -zzzzzzzzzzzz;",
+	} {
+		err := CheckAnalyzerFlags(as, []string{flags})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: %v, want one line with %q", flags, err, want)
+		}
 	}
 }
