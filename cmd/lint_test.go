@@ -199,6 +199,7 @@ func Pay() lib.Req { return lib.Req{IdempotencyKey: "pay-" + lib.Fresh()} }
 // go keys a package's entries by its directory, so each copy starts cold
 // and its first run is the cold reference for the other order's second.
 func TestLintVerdictIndependentOfCache(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet with a cold cache")
 	}
@@ -244,6 +245,7 @@ func TestLintVerdictIndependentOfCache(t *testing.T) {
 // 2). A test file importing a module go.mod lacks breaks nothing without
 // --tests.
 func TestLintPartialLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
@@ -354,6 +356,7 @@ func TestLintMessages(t *testing.T) {
 
 // TestLintProgress: on a terminal, stderr counts packages up to the total.
 func TestLintProgress(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
