@@ -214,6 +214,10 @@ func writeBaseline(opts *LintOptions, fs []report.Finding, errs []report.Package
 	if err := filter.NewBaseline(fs, dir).WriteFile(opts.Baseline); err != nil {
 		return UsageErrorf("cannot write the baseline: %v", err)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "idemcheck: wrote %d findings to %s\n", len(fs), opts.Baseline)
+	noun := "findings"
+	if len(fs) == 1 {
+		noun = "finding"
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "idemcheck: wrote %d %s to %s\n", len(fs), noun, opts.Baseline)
 	return nil
 }
