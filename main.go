@@ -2,6 +2,8 @@
 // cause a double charge.
 package main
 
+//go:generate go run . docs
+
 import (
 	"os"
 
@@ -11,8 +13,9 @@ import (
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 )
 
-// version is set at release time with -ldflags "-X main.version=…".
-var version = ""
+// version, commit and date are set at release time with -ldflags
+// "-X main.version=… -X main.commit=… -X main.date=…" (.goreleaser.yaml).
+var version, commit, date string
 
 func main() {
 	// `go vet -vettool=$(command -v idemcheck)` (and `idemcheck lint`,
@@ -20,5 +23,5 @@ func main() {
 	if driver.IsVetToolInvocation(os.Args[1:]) {
 		driver.VetToolMain(os.Args[1:], suite.Analyzers()) // does not return
 	}
-	os.Exit(cmd.Execute(version, iostreams.System()))
+	os.Exit(cmd.Execute(cmd.BuildInfo{Version: version, Commit: commit, Date: date}, iostreams.System()))
 }

@@ -258,13 +258,7 @@ func readPayload(opts *DeriveOptions) ([]byte, error) {
 		}
 		return payload, nil
 	}
-	var data []byte
-	var err error
-	if opts.PayloadPath == "-" {
-		data, err = io.ReadAll(opts.IO.In)
-	} else {
-		data, err = os.ReadFile(opts.PayloadPath)
-	}
+	data, err := readInput(opts.IO.In, opts.PayloadPath)
 	if err != nil {
 		return nil, UsageErrorf("--payload: %v", err)
 	}

@@ -29,7 +29,7 @@ type LintOptions struct {
 	Tags          string   // build tags
 	Explain       string   // print the documentation of a rule and exit
 	ConfigPath    string   // --config; "" looks for .idemcheck.yaml upwards from Dir
-	AnalyzerFlags []string // extra flags for the vet tool (-attemptkey.keypattern=…)
+	AnalyzerFlags []string // extra flags for the vet tool (-IDEM001.keypattern=…)
 	Dir           string   // working directory; "" is the current one
 	Tool          string   // vet tool executable; "" is idemcheck itself
 	Env           []string // extra environment for go (KEY=VALUE); tests set GOCACHE
@@ -77,7 +77,7 @@ package not analyzed, or bad flags.`,
 	c.Flags().StringVar(&opts.NewFromRev, "new-from-rev", "", "report only findings on lines changed since this git revision (e.g. origin/main)")
 	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline file")
 	c.Flags().BoolVar(&opts.WriteBaseline, "write-baseline", false, "record this run's findings in the --baseline file and exit 0")
-	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a flag to the analyzers, e.g. -attemptkey.keypattern=REGEXP (repeatable)")
+	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a flag to the analyzers, e.g. -IDEM001.keypattern=REGEXP (repeatable)")
 	return c
 }
 
@@ -119,7 +119,6 @@ func lintRun(opts *LintOptions) error {
 		AnalyzerFlags: append(cfgFlags, opts.AnalyzerFlags...),
 		Tool:          opts.Tool,
 		Env:           opts.Env,
-		RuleFor:       suite.RuleForAnalyzer,
 		Progress:      progress,
 	})
 	if progress != nil {

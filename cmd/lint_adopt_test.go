@@ -133,7 +133,7 @@ func TestVetToolHonoursDisable(t *testing.T) {
 		t.Fatalf("go vet without configuration: %s", out)
 	}
 	cfg := base64.StdEncoding.EncodeToString([]byte("disable: [IDEM001]\n"))
-	if out := vet("-floatkey.config=" + cfg); strings.Contains(out, "idempotency key") {
+	if out := vet("-IDEM003.config=" + cfg); strings.Contains(out, "idempotency key") {
 		t.Errorf("disable: [IDEM001] ignored under go vet:\n%s", out)
 	}
 }

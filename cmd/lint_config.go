@@ -73,21 +73,14 @@ func writeRuleDoc(w io.Writer, r ruledoc.Rule, st *ui.Styles) error {
 	var b strings.Builder
 	code := st.Code.TabWidth(lipgloss.NoTabConversion) // keep Go's tabs
 	fmt.Fprintf(&b, "%s\n\n", st.Title.Render(r.ID+": "+r.Title))
-	for _, sec := range []struct {
-		name, body string
-		code       bool
-	}{{"Why", r.Why, false}, {"Fix", r.Fix, false}, {"Bad", r.Bad, true}, {"Good", r.Good, true}} {
-		body := strings.TrimSpace(sec.body)
-		if body == "" {
-			continue
-		}
-		b.WriteString(st.Header.Render(sec.name) + "\n")
-		for _, line := range strings.Split(body, "\n") {
+	for _, sec := range r.Sections() {
+		b.WriteString(st.Header.Render(sec.Name) + "\n")
+		for _, line := range strings.Split(sec.Body, "\n") {
 			if line == "" {
 				b.WriteString("\n")
 				continue
 			}
-			if sec.code {
+			if sec.Code {
 				line = code.Render(line)
 			}
 			b.WriteString("    " + line + "\n")

@@ -349,8 +349,8 @@ func TestLintMessages(t *testing.T) {
 	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "no go.mod in "+dir) || !strings.Contains(err.Error(), "go mod init") {
 		t.Errorf("outside a module: %v", err)
 	}
-	_, _, err = runLint(t, &LintOptions{Dir: dir, AnalyzerFlags: []string{"-attemptkey.keypatern=x"}})
-	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "did you mean -attemptkey.keypattern?") {
+	_, _, err = runLint(t, &LintOptions{Dir: dir, AnalyzerFlags: []string{"-IDEM001.keypatern=x"}})
+	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "did you mean -IDEM001.keypattern?") {
 		t.Errorf("bad analyzer flag: %v", err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/derive"
-	"github.com/idemcheck/idemcheck/derive/brid"
+	"github.com/idemcheck/idemcheck/derive/pixkey"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/ui"
 )
@@ -121,7 +121,7 @@ func checkNormcheckFlags(c *cobra.Command, opts *NormcheckOptions) error {
 	case opts.Timeout <= 0:
 		return UsageErrorf("--timeout must be positive")
 	}
-	if _, err := brid.ParseKind(opts.Type); err != nil {
+	if _, err := pixkey.ParseKind(opts.Type); err != nil {
 		return UsageErrorf("--type: %v", err)
 	}
 	return nil
@@ -150,7 +150,7 @@ type normalizerJSON struct {
 }
 
 func normcheckRun(opts *NormcheckOptions) error {
-	kind, err := brid.ParseKind(opts.Type)
+	kind, err := pixkey.ParseKind(opts.Type)
 	if err != nil {
 		return UsageErrorf("--type: %v", err)
 	}
@@ -190,7 +190,7 @@ func normcheckRun(opts *NormcheckOptions) error {
 
 // ruleNormalizer resolves --rule, --schema/--action/--field or the default
 // schema's chave_pix_destino to a rule.
-func ruleNormalizer(opts *NormcheckOptions, kind brid.Kind) (*normalizer, error) {
+func ruleNormalizer(opts *NormcheckOptions, kind pixkey.Kind) (*normalizer, error) {
 	info := normalizerJSON{Rule: opts.Rule}
 	describe := "rule " + opts.Rule
 	if opts.Rule == "" {
@@ -323,11 +323,11 @@ func (v *valueReport) ok() bool {
 // checkValue validates value, normalizes each of its spellings and
 // compares them with the value as given. Only an environment error (a
 // failing --exec) is returned as an error.
-func checkValue(kind brid.Kind, value string, norm *normalizer) (valueReport, error) {
+func checkValue(kind pixkey.Kind, value string, norm *normalizer) (valueReport, error) {
 	vr := valueReport{Value: value}
-	spellings, err := brid.Spellings(kind, value)
+	spellings, err := pixkey.Spellings(kind, value)
 	if err != nil {
-		var invalid *brid.Error
+		var invalid *pixkey.Error
 		if !errors.As(err, &invalid) {
 			return vr, err
 		}
@@ -335,7 +335,7 @@ func checkValue(kind brid.Kind, value string, norm *normalizer) (valueReport, er
 		return vr, nil
 	}
 	vr.Valid = true
-	vr.Canonical, _ = brid.Normalize(kind, value)
+	vr.Canonical, _ = pixkey.Normalize(kind, value)
 	vr.Agree = true
 	var referenceErr error
 	for i, sp := range spellings {
@@ -367,7 +367,7 @@ func checkValue(kind brid.Kind, value string, norm *normalizer) (valueReport, er
 	return vr, nil
 }
 
-func writeNormcheckText(ios *iostreams.IOStreams, kind brid.Kind, norm *normalizer, r *normcheckReport) {
+func writeNormcheckText(ios *iostreams.IOStreams, kind pixkey.Kind, norm *normalizer, r *normcheckReport) {
 	out := ios.Out
 	st := ui.New(out, ios.ColorEnabled())
 	hinted := false
@@ -398,7 +398,7 @@ func writeNormcheckText(ios *iostreams.IOStreams, kind brid.Kind, norm *normaliz
 		}
 		fmt.Fprintf(out, "%s %d of %d spellings normalize differently from the value as given (%s): %s\n",
 			st.Fail.Render(st.FailMark), len(v.Different), len(v.Spellings), strconv.Quote(v.Reference), strings.Join(quoted, ", "))
-		if kind == brid.Phone && norm.info.Rule == "pix_key" && !hinted {
+		if kind == pixkey.Phone && norm.info.Rule == "pix_key" && !hinted {
 			hinted = true
 			fmt.Fprintln(ios.ErrOut, "hint: pix_key keeps a phone's digits as written, so +55 and the trunk 0 change the key; "+
 				"normalize phones with the phone_e164 rule (or pix_key_typed) in a schema with a new rules version")

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -14,7 +12,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/derive"
-	"github.com/idemcheck/idemcheck/derive/brid"
+	"github.com/idemcheck/idemcheck/derive/pixkey"
 	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
@@ -49,13 +47,7 @@ func execNormalizer(opts *NormcheckOptions) (*normalizer, error) {
 }
 
 func readPayloadFile(opts *NormcheckOptions) ([]byte, error) {
-	var data []byte
-	var err error
-	if opts.Payload == "-" {
-		data, err = io.ReadAll(opts.IO.In)
-	} else {
-		data, err = os.ReadFile(opts.Payload)
-	}
+	data, err := readInput(opts.IO.In, opts.Payload)
 	if err != nil {
 		return nil, UsageErrorf("--payload: %v", err)
 	}
@@ -127,7 +119,7 @@ func writeJSONString(b *bytes.Buffer, s string) {
 // reason: a key drawn inside the attempt (uuid, time) changes between two
 // runs on the same input, and a key that ignores the field stays the same
 // for another identifier.
-func auditChecks(kind brid.Kind, value, reference string, norm *normalizer) ([]auditCheck, error) {
+func auditChecks(kind pixkey.Kind, value, reference string, norm *normalizer) ([]auditCheck, error) {
 	again, err := norm.normalize(value)
 	if err != nil {
 		return nil, err
@@ -137,7 +129,7 @@ func auditChecks(kind brid.Kind, value, reference string, norm *normalizer) ([]a
 	if !repeat.OK {
 		repeat.Detail = "the same input gave two keys: the key is drawn inside the attempt (random, time, message id), not derived from the payload"
 	}
-	other, err := brid.Other(kind, value)
+	other, err := pixkey.Other(kind, value)
 	if err != nil {
 		return nil, err
 	}

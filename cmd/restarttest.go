@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,6 +48,7 @@ type RestartTestOptions struct {
 	Queue           string
 	Subject         string
 	AckWait         time.Duration
+	NATSPush        bool
 
 	// Context, when set, replaces the interrupt-aware background context.
 	Context context.Context
@@ -119,6 +119,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.StringVar(&opts.Queue, "queue", "", "RabbitMQ queue for an amqp:// --deliver (default: a fresh name per run)")
 	f.StringVar(&opts.Subject, "subject", "", "NATS subject for a nats:// --deliver (default: a fresh subject per run)")
 	f.DurationVar(&opts.AckWait, "ack-wait", time.Second, "broker delivery: NATS AckWait, and how long an idle RabbitMQ consumer may hold the message unacknowledged")
+	f.BoolVar(&opts.NATSPush, "nats-push", false, "with a nats:// --deliver: create a push consumer (NATS_DELIVER_SUBJECT, queue group NATS_CONSUMER) instead of a pull consumer")
 	return cmd
 }
 
@@ -280,27 +281,11 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 	return cfg, nil
 }
 
-func readInput(stdin io.Reader, name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	b, err := os.ReadFile(name)
-	return b, unwrapPathError(err)
-}
-
 func messageName(name string) string {
 	if name == "-" {
 		return "stdin"
 	}
 	return name
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
-	}
-	return err
 }
 
 // progress draws one rewritable line on stderr when it is a terminal.

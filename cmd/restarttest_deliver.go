@@ -23,8 +23,8 @@ func deliveryConfig(opts *RestartTestOptions, cfg *restarttest.Config) error {
 		return UsageErrorf("--client-header and --require-key apply to --client-key, which is not set")
 	case opts.Queue != "" && scheme != "amqp" && scheme != "amqps":
 		return UsageErrorf("--queue applies to an amqp:// --deliver")
-	case opts.Subject != "" && scheme != "nats":
-		return UsageErrorf("--subject applies to a nats:// --deliver")
+	case (opts.Subject != "" || opts.NATSPush) && scheme != "nats":
+		return UsageErrorf("--subject and --nats-push apply to a nats:// --deliver")
 	case opts.AckWait <= 0:
 		return UsageErrorf("--ack-wait must be positive")
 	}
@@ -41,5 +41,6 @@ func deliveryConfig(opts *RestartTestOptions, cfg *restarttest.Config) error {
 	cfg.Subject = opts.Subject
 	cfg.AckWait = opts.AckWait
 	cfg.AllowRemote = opts.AllowRemote
+	cfg.NATSPush = opts.NATSPush
 	return nil
 }

@@ -20,7 +20,7 @@ func TestRestartTestDeliveryUsageErrors(t *testing.T) {
 		{[]string{"--require-key", "--deliver", "http://127.0.0.1:1/x"}, "apply to --client-key"},
 		{[]string{"--client-key", "--deliver", "http://127.0.0.1:1/x", "--client-header", "alice"}, "want 'Name: Value'"},
 		{[]string{"--queue", "q", "--deliver", "nats://127.0.0.1"}, "--queue applies to an amqp://"},
-		{[]string{"--subject", "s"}, "--subject applies to a nats://"},
+		{[]string{"--subject", "s"}, "--subject and --nats-push apply to a nats://"},
 		{[]string{"--deliver", "amqp://127.0.0.1", "--ack-wait", "0s"}, "--ack-wait must be positive"},
 		{[]string{"--deliver", "kafka://u:hunter2@127.0.0.1"}, "bad --deliver URL"},
 	}

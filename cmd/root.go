@@ -16,8 +16,21 @@ import (
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 )
 
+// BuildInfo says which build this is. Releases set it with ldflags
+// (.goreleaser.yaml); other builds fall back to what the go command recorded.
+type BuildInfo struct {
+	Version string // e.g. v1.2.3
+	Commit  string // the commit hash
+	Date    string // the commit or build time, RFC 3339
+}
+
 // NewRootCmd builds the idemcheck command tree.
 func NewRootCmd(version string, ios *iostreams.IOStreams) *cobra.Command {
+	return newRoot(BuildInfo{Version: version}, ios)
+}
+
+func newRoot(b BuildInfo, ios *iostreams.IOStreams) *cobra.Command {
+	b = b.resolved()
 	root := &cobra.Command{
 		Use:   "idemcheck",
 		Short: "Find idempotency keys that do not hold, before they cause a double charge",
@@ -27,34 +40,38 @@ two spellings of one customer through, and handlers that charge twice when the
 queue redelivers.
 
 Exit codes: 0 ok, 1 finding or violation, 2 usage or environment error.`,
-		Version:       resolveVersion(version),
+		Version:       b.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate(fmt.Sprintf("idemcheck %s (commit %s, %s)\n", b.Version, b.Commit, b.Date))
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &ExitError{Code: ExitUsage, Err: err}
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		NewCmdDerive(ios, nil),
 		NewCmdLint(ios, nil),
 		NewCmdNormcheck(ios, nil),
 		NewCmdRestartTest(ios, nil),
+		NewCmdDocs(ios, nil),
 	)
 	return root
 }
 
 // Execute runs idemcheck with the process arguments and returns the exit
 // code. Errors are printed as one line, never as a stack trace.
-func Execute(version string, ios *iostreams.IOStreams) int {
-	return ExecuteArgs(version, ios, os.Args[1:])
+func Execute(b BuildInfo, ios *iostreams.IOStreams) int {
+	return execute(b, ios, os.Args[1:])
 }
 
 // ExecuteArgs runs idemcheck with args; tests call it directly.
 func ExecuteArgs(version string, ios *iostreams.IOStreams, args []string) int {
-	root := NewRootCmd(version, ios)
+	return execute(BuildInfo{Version: version}, ios, args)
+}
+
+func execute(b BuildInfo, ios *iostreams.IOStreams, args []string) int {
+	root := newRoot(b, ios)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err != nil {
@@ -66,16 +83,46 @@ func ExecuteArgs(version string, ios *iostreams.IOStreams, args []string) int {
 	return exitCode(err)
 }
 
-// resolveVersion prefers the release ldflags value and falls back to the
-// module version recorded by `go install`.
-func resolveVersion(v string) string {
-	if v != "" {
-		return v
+// resolved fills what the ldflags left empty from the build information the
+// go command records: the module version (go install pkg@version), and the
+// commit and its time (a build in a git checkout).
+func (b BuildInfo) resolved() BuildInfo {
+	info, ok := debug.ReadBuildInfo()
+	setting := func(key string) string {
+		if !ok {
+			return ""
+		}
+		for _, s := range info.Settings {
+			if s.Key == key {
+				return s.Value
+			}
+		}
+		return ""
 	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
+	if b.Version == "" && ok && info.Main.Version != "" {
+		b.Version = info.Main.Version
 	}
-	return "(devel)"
+	if b.Version == "" {
+		b.Version = "(devel)"
+	}
+	if b.Commit == "" {
+		b.Commit = setting("vcs.revision")
+		if b.Commit != "" && setting("vcs.modified") == "true" {
+			b.Commit += "+modified"
+		}
+	}
+	if b.Commit == "" {
+		b.Commit = "unknown"
+	}
+	if b.Date == "" {
+		b.Date = setting("vcs.time")
+	}
+	if b.Date == "" {
+		b.Date = "date unknown"
+	} else {
+		b.Date = "built " + b.Date
+	}
+	return b
 }
 
 func oneLine(s string) string {

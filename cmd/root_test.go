@@ -22,8 +22,18 @@ func TestVersionFromLdflags(t *testing.T) {
 }
 
 func TestVersionFallsBackToBuildInfo(t *testing.T) {
-	if got := resolveVersion(""); got == "" {
-		t.Fatal("resolveVersion(\"\") is empty; want the module version or (devel)")
+	b := BuildInfo{}.resolved()
+	if b.Version == "" || b.Commit == "" || b.Date == "" {
+		t.Fatalf("resolved() = %+v; want the module version or (devel), and a commit and date or 'unknown'", b)
+	}
+}
+
+func TestVersionShowsCommitAndDate(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	code := execute(BuildInfo{Version: "v1.2.3", Commit: "0123abc", Date: "2026-11-30T15:00:00Z"}, ios, []string{"--version"})
+	want := "idemcheck v1.2.3 (commit 0123abc, built 2026-11-30T15:00:00Z)\n"
+	if code != ExitOK || out.String() != want {
+		t.Fatalf("--version: code %d, out %q, want %q", code, out.String(), want)
 	}
 }
 
@@ -34,6 +44,20 @@ func TestUnknownFlagIsUsageError(t *testing.T) {
 	}
 	if strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "no-such-flag") {
 		t.Fatalf("want one line naming the flag, got %q", errOut)
+	}
+}
+
+func TestUnknownFlagSuggestsTheClosest(t *testing.T) {
+	for args, want := range map[string]string{
+		"lint --fromat json":    "idemcheck: unknown flag --fromat: did you mean --format?\n",
+		"derive --tennant acme": "idemcheck: unknown flag --tennant: did you mean --tenant?\n",
+		"lint --verbose":        "idemcheck: unknown flag --verbose; run 'idemcheck lint --help' for the flags\n",
+		"normcheck -Z":          "idemcheck: unknown shorthand flag: 'Z' in -Z; run 'idemcheck normcheck --help' for the flags\n",
+	} {
+		code, _, errOut := runRoot(t, "v0", strings.Fields(args)...)
+		if code != ExitUsage || errOut != want {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, %q", args, code, errOut, ExitUsage, want)
+		}
 	}
 }
 

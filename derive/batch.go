@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -222,7 +223,7 @@ func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
 	var blocks [][]byte
 	for {
 		frag, err := br.ReadSlice('\n')
-		if blocks == nil && len(dst)+len(frag) <= max(cap(dst), lineBlock) {
+		if blocks == nil && len(dst)+len(frag) <= max(cap(dst), smallLine) {
 			dst = append(dst, frag...)
 		} else {
 			blocks = appendToBlocks(blocks, frag)
@@ -233,6 +234,12 @@ func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
 		if blocks != nil {
 			dst = joinBlocks(dst, blocks)
 			blocks = nil
+			if len(dst) >= hugeLine {
+				// The blocks are garbage now, as big as the line: hand them
+				// back before the line is worked on, or the rules' output
+				// would come on top of them.
+				debug.FreeOSMemory()
+			}
 		}
 		line := dst[start:]
 		if len(line) == 0 {
@@ -256,15 +263,28 @@ func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
 	}
 }
 
-// lineBlock is the size of the blocks a long line is gathered in.
-const lineBlock = 1 << 20
+// lineBlock is the size of the blocks a long line is gathered in; from
+// hugeLine on, their memory is returned at once.
+// Lines up to smallLine grow the buffer as usual.
+const (
+	smallLine = 64 << 10
+	lineBlock = 1 << 20
+	hugeLine  = 64 << 20
+)
 
+// appendToBlocks adds frag to the last block, or to a new one twice the
+// size of the last, up to lineBlock.
 func appendToBlocks(blocks [][]byte, frag []byte) [][]byte {
-	if n := len(blocks); n > 0 && cap(blocks[n-1])-len(blocks[n-1]) >= len(frag) {
-		blocks[n-1] = append(blocks[n-1], frag...)
-		return blocks
+	size := smallLine
+	if n := len(blocks); n > 0 {
+		last := blocks[n-1]
+		if cap(last)-len(last) >= len(frag) {
+			blocks[n-1] = append(last, frag...)
+			return blocks
+		}
+		size = min(2*cap(last), lineBlock)
 	}
-	return append(blocks, append(make([]byte, 0, max(lineBlock, len(frag))), frag...))
+	return append(blocks, append(make([]byte, 0, max(size, len(frag))), frag...))
 }
 
 // joinBlocks returns dst followed by the blocks, in one allocation.
@@ -348,7 +368,7 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 		}
 	}
 	if unknown >= 0 { // reported after the loop so the answer still carries the id
-		return id, nil, fmt.Errorf("unknown key %s (want tenant, action, payload, id)", quoteValue(obj.Members()[unknown].Name()))
+		return id, nil, refusal(ReasonUnknownMember, fmt.Errorf("unknown key %s (want tenant, action, payload, id)", quoteValue(obj.Members()[unknown].Name())))
 	}
 	for i, name := range [3]string{"tenant", "action", "payload"} {
 		if !seen[i] {

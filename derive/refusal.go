@@ -28,6 +28,7 @@ const (
 	ReasonInvalidText     Reason = "invalid-text"     // invalid UTF-8 or a lone surrogate: Python cannot encode it
 	ReasonDuplicateMember Reason = "duplicate-member" // a JSON object naming a member twice: Python silently keeps the last
 	ReasonNestingDepth    Reason = "nesting-depth"    // JSON nested more than 512 levels deep
+	ReasonUnknownMember   Reason = "unknown-member"   // a batch line with a key other than tenant, action, payload, id: a typo must not pass
 )
 
 // Refusal is an error that refuses an input on purpose, for Reason.

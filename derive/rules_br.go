@@ -4,20 +4,20 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/idemcheck/idemcheck/derive/brid"
+	"github.com/idemcheck/idemcheck/derive/pixkey"
 )
 
-// Rules for Brazilian identifiers (package brid). They validate as well as
+// Rules for Brazilian identifiers (package pixkey). They validate as well as
 // normalize: a CPF with wrong check digits or a phone without area code is
 // refused, never hashed. None of them is in the v1 default schema; a schema
 // that uses them must carry its own rules version, since switching a field
 // from pix_key to any of these changes every key.
 func init() {
-	registerRule("cpf", identifierRule(brid.CPF))
-	registerRule("cnpj", identifierRule(brid.CNPJ))
-	registerRule("phone_e164", identifierRule(brid.Phone))
-	registerRule("email", identifierRule(brid.Email))
-	registerRule("evp", identifierRule(brid.EVP))
+	registerRule("cpf", identifierRule(pixkey.CPF))
+	registerRule("cnpj", identifierRule(pixkey.CNPJ))
+	registerRule("phone_e164", identifierRule(pixkey.Phone))
+	registerRule("email", identifierRule(pixkey.Email))
+	registerRule("evp", identifierRule(pixkey.EVP))
 	registerRule(RulePixKeyTyped, rulePixKeyTyped)
 }
 
@@ -27,14 +27,14 @@ const RulePixKeyTyped = "pix_key_typed"
 
 // RuleForKind names the rule that normalizes identifiers of kind k, which is
 // the rule pix_key_typed applies for that key type.
-func RuleForKind(k brid.Kind) string {
-	if k == brid.Phone {
+func RuleForKind(k pixkey.Kind) string {
+	if k == pixkey.Phone {
 		return "phone_e164"
 	}
 	return string(k)
 }
 
-func identifierRule(k brid.Kind) RuleFunc {
+func identifierRule(k pixkey.Kind) RuleFunc {
 	return func(in RuleInput) (string, error) {
 		s, err := in.String()
 		if err != nil {
@@ -47,9 +47,9 @@ func identifierRule(k brid.Kind) RuleFunc {
 // normalizeIdentifier returns the canonical identifier or the reason it is
 // invalid. The value itself is left out of the error: it is personal data
 // and the error names the field already.
-func normalizeIdentifier(k brid.Kind, s string) (string, error) {
-	c, err := brid.Normalize(k, s)
-	var invalid *brid.Error
+func normalizeIdentifier(k pixkey.Kind, s string) (string, error) {
+	c, err := pixkey.Normalize(k, s)
+	var invalid *pixkey.Error
 	if errors.As(err, &invalid) {
 		return "", fmt.Errorf("not a valid %s: %s", k, invalid.Reason)
 	}
@@ -83,7 +83,7 @@ func rulePixKeyTyped(in RuleInput) (string, error) {
 // NormalizePixKeyTyped normalizes the Pix key s of the named key type
 // exactly as the pix_key_typed rule does.
 func NormalizePixKeyTyped(keyType, s string) (string, error) {
-	k, err := brid.ParseKind(keyType)
+	k, err := pixkey.ParseKind(keyType)
 	if err != nil {
 		return "", err
 	}

@@ -105,6 +105,11 @@ func TestBrokerIntentConsumersPass(t *testing.T) {
 	cases := map[string]func(*testing.T) Config{
 		"amqp": func(t *testing.T) Config { return amqpConfig(t, consumer(t, "amqp")+" -key intent") },
 		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent") },
+		"nats-push": func(t *testing.T) Config {
+			cfg := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -push -key intent")
+			cfg.NATSPush = true
+			return cfg
+		},
 	}
 	for name, cfg := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -142,6 +147,11 @@ func TestBrokerPerDeliveryKeysFail(t *testing.T) {
 		},
 		"nats": func(t *testing.T) Config {
 			return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key delivery-count")
+		},
+		"nats-push": func(t *testing.T) Config {
+			cfg := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -push -key delivery-count")
+			cfg.NATSPush = true
+			return cfg
 		},
 	}
 	for name, mk := range cases {

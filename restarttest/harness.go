@@ -52,6 +52,7 @@ type Config struct {
 	Subject     string        // NATS subject (default: fresh per run)
 	AckWait     time.Duration // NATS AckWait; the AMQP idle window (default 1s)
 	AllowRemote bool          // a broker that is not on loopback
+	NATSPush    bool          // a NATS push consumer instead of a pull consumer
 }
 
 // EnvError is a harness or environment failure (handler not found, database

@@ -12,8 +12,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// natsBroker is a JetStream stream and durable pull consumer created for the
-// run. JetStream tells exactly what a consumer has not acknowledged
+// natsBroker is a JetStream stream and durable consumer created for the
+// run: a pull consumer, or with Config.NATSPush a push consumer delivering
+// to NATS_DELIVER_SUBJECT in the queue group named like the consumer (so
+// concurrent consumers share the messages). JetStream tells exactly what a consumer has not acknowledged
 // (NumAckPending) and not yet received (NumPending); a message the handler
 // terminates is seen through the server's advisory.
 type natsBroker struct {
@@ -22,6 +24,8 @@ type natsBroker struct {
 	stream   string
 	consumer string
 	ackWait  time.Duration
+	push     bool
+	deliver  string // push: the deliver subject
 
 	nc         *nats.Conn
 	js         jetstream.JetStream
@@ -45,12 +49,15 @@ func openNATS(ctx context.Context, h *harness) (transport, error) {
 	}
 	suffix := randomHex(5)
 	b := &natsBroker{
-		url: raw, subject: h.cfg.Subject, ackWait: h.cfg.AckWait, nc: nc, js: js,
+		url: raw, subject: h.cfg.Subject, ackWait: h.cfg.AckWait, push: h.cfg.NATSPush, nc: nc, js: js,
 		stream:   "IDEMCHECK_" + strings.ToUpper(suffix),
 		consumer: "idemcheck-" + suffix,
 	}
 	if b.subject == "" {
 		b.subject = "idemcheck." + suffix
+	}
+	if b.push {
+		b.deliver = "idemcheck.deliver." + suffix
 	}
 	if err := b.create(ctx); err != nil {
 		nc.Close()
@@ -90,11 +97,19 @@ func (b *natsBroker) create(ctx context.Context) error {
 }
 
 func (b *natsBroker) where() string {
-	return fmt.Sprintf("NATS subject %s (stream %s, consumer %s) at %s", b.subject, b.stream, b.consumer, RedactURL(b.url))
+	kind := "consumer"
+	if b.push {
+		kind = "push consumer"
+	}
+	return fmt.Sprintf("NATS subject %s (stream %s, %s %s) at %s", b.subject, b.stream, kind, b.consumer, RedactURL(b.url))
 }
 
 func (b *natsBroker) env() []string {
-	return []string{"NATS_URL=" + b.url, "NATS_SUBJECT=" + b.subject, "NATS_STREAM=" + b.stream, "NATS_CONSUMER=" + b.consumer}
+	env := []string{"NATS_URL=" + b.url, "NATS_SUBJECT=" + b.subject, "NATS_STREAM=" + b.stream, "NATS_CONSUMER=" + b.consumer}
+	if b.push {
+		env = append(env, "NATS_DELIVER_SUBJECT="+b.deliver)
+	}
+	return env
 }
 
 // reset gives every round an empty stream and a fresh durable consumer, so
@@ -110,14 +125,20 @@ func (b *natsBroker) reset(ctx context.Context) error {
 	if err := s.Purge(ctx); err != nil {
 		return fmt.Errorf("NATS stream %s: purge: %v", b.stream, err)
 	}
-	_, err = s.CreateConsumer(ctx, jetstream.ConsumerConfig{
+	cfg := jetstream.ConsumerConfig{
 		Durable:       b.consumer,
 		Description:   "idemcheck restart-test run; deleted at the end",
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       b.ackWait,
 		FilterSubject: b.subject,
 		MaxDeliver:    -1,
-	})
+	}
+	if b.push {
+		cfg.DeliverSubject, cfg.DeliverGroup = b.deliver, b.consumer
+		_, err = b.js.CreatePushConsumer(ctx, b.stream, cfg)
+	} else {
+		_, err = s.CreateConsumer(ctx, cfg)
+	}
 	if err != nil {
 		return fmt.Errorf("NATS consumer %s: %v", b.consumer, err)
 	}
@@ -139,15 +160,7 @@ func (b *natsBroker) publish(ctx context.Context, body []byte, messageID string)
 }
 
 func (b *natsBroker) pending(ctx context.Context) (brokerPending, error) {
-	s, err := b.js.Stream(ctx, b.stream)
-	if err != nil {
-		return brokerPending{}, fmt.Errorf("NATS stream %s: %v", b.stream, err)
-	}
-	c, err := s.Consumer(ctx, b.consumer)
-	if err != nil {
-		return brokerPending{}, fmt.Errorf("NATS consumer %s: %v", b.consumer, err)
-	}
-	info, err := c.Info(ctx)
+	info, err := b.consumerInfo(ctx)
 	if err != nil {
 		return brokerPending{}, fmt.Errorf("NATS consumer %s: %v", b.consumer, err)
 	}
@@ -156,6 +169,22 @@ func (b *natsBroker) pending(ctx context.Context) (brokerPending, error) {
 		p.ready = max(p.ready, 1)
 	}
 	return p, nil
+}
+
+func (b *natsBroker) consumerInfo(ctx context.Context) (*jetstream.ConsumerInfo, error) {
+	var c interface {
+		Info(context.Context) (*jetstream.ConsumerInfo, error)
+	}
+	var err error
+	if b.push {
+		c, err = b.js.PushConsumer(ctx, b.stream, b.consumer)
+	} else {
+		c, err = b.js.Consumer(ctx, b.stream, b.consumer)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("NATS consumer %s: %v", b.consumer, err)
+	}
+	return c.Info(ctx)
 }
 
 // remove deletes the consumer and the stream and checks they are gone.

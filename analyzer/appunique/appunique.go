@@ -19,9 +19,9 @@ import (
 // Analyzer reports inserts into idempotency tables that do not yield to a
 // uniqueness constraint (IDEM006).
 var Analyzer = &analysis.Analyzer{
-	Name:     "appunique",
-	Doc:      "report inserts into idempotency tables without ON CONFLICT, where the application decides uniqueness (IDEM006)",
-	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem006",
+	Name:     Rule.ID,
+	Doc:      Rule.Doc(),
+	URL:      Rule.URL(),
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }

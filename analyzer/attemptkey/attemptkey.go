@@ -15,9 +15,9 @@ import (
 
 // Analyzer reports idempotency keys built from per-attempt values (IDEM001).
 var Analyzer = &analysis.Analyzer{
-	Name:      "attemptkey",
-	Doc:       "report idempotency keys built from values drawn inside the attempt (IDEM001)\n\nSee `idemcheck lint --explain IDEM001`.",
-	URL:       "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem001",
+	Name:      Rule.ID,
+	Doc:       Rule.Doc(),
+	URL:       Rule.URL(),
 	Run:       run,
 	Requires:  []*analysis.Analyzer{keymodel.Analyzer},
 	FactTypes: []analysis.Fact{new(Summary), new(analyzed)},

@@ -1,12 +1,55 @@
-// Package attemptkey defines an Analyzer (rule IDEM001) that reports
+// Package attemptkey defines the analyzer of rule IDEM001, which reports
 // per-attempt values flowing into idempotency keys.
 //
-// # Analyzer attemptkey
+// # Analyzer IDEM001
 //
-// attemptkey: report idempotency keys built from values drawn inside the attempt
+// IDEM001: per-attempt value in an idempotency key
 //
-// An idempotency key only holds if every attempt computes the same one. The
-// analyzer tracks values forward over SSA, from sources to sinks:
+// An idempotency key only holds if every attempt computes the same one. A key
+// built from a value drawn inside the attempt — uuid.New(), ulid, xid, ksuid,
+// math/rand or crypto/rand bytes, time.Now(), the transport's message_id,
+// delivery tag, request or trace id, an attempt counter, or the output of an
+// LLM — differs when the queue redelivers the message or the process restarts,
+// so the provider sees a new key and charges again. Drawing the key once per
+// call and reusing it in the call's own retry loop does not help: on a
+// redelivery, the call is the attempt.
+//
+// # Fix
+//
+// Derive the key from the frozen intent (HMAC over an explicit field list of the
+// intent row written before acting, as idemcheck's derive package does), or
+// generate it once, persist it in the intent row (insert … on conflict do
+// nothing) and read it back with Scan before calling the provider.
+//
+// # Bad
+//
+//	func charge(o Order) error {
+//		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(o.Cents)}
+//		params.IdempotencyKey = stripe.String(uuid.NewString()) // a new key per attempt
+//		_, err := paymentintent.New(params)
+//		return err
+//	}
+//
+// # Good
+//
+//	func charge(o Order, secret []byte) error {
+//		// o.Intent is the intent's JSON as the message carried it: every
+//		// attempt derives the same key from it.
+//		key, err := derive.DefaultSchema().Key(secret, derive.Intent{
+//			Tenant: o.TenantID, Action: "pix.cobranca", Payload: o.Intent,
+//		})
+//		if err != nil {
+//			return err
+//		}
+//		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(o.Cents)}
+//		params.IdempotencyKey = stripe.String(key) // the same key on every attempt
+//		_, err = paymentintent.New(params)
+//		return err
+//	}
+//
+// # How it works
+//
+// The analyzer tracks values forward over SSA, from sources to sinks:
 //
 //   - Sources (per-attempt values): github.com/google/uuid, gofrs/uuid,
 //     oklog/ulid, rs/xid, segmentio/ksuid, math/rand, math/rand/v2,

@@ -19,9 +19,9 @@ import (
 
 // Analyzer reports keys that are an unkeyed digest (IDEM005).
 var Analyzer = &analysis.Analyzer{
-	Name:     "baredigest",
-	Doc:      "report idempotency keys that are a bare sha256/sha1/md5/fnv digest with no secret (IDEM005)",
-	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem005",
+	Name:     Rule.ID,
+	Doc:      Rule.Doc(),
+	URL:      Rule.URL(),
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }
@@ -54,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 	})
 	for _, f := range pkg.WithSinks() {
 		for _, sink := range f.Sinks {
-			if inboundDedup(sink) {
+			if inboundDedup(sink) || inboundLookup(f, sink) {
 				continue
 			}
 			var s slice

@@ -1,15 +1,41 @@
-// Package baredigest defines an Analyzer that reports idempotency keys that
-// are a plain digest with no secret (rule IDEM005).
+// Package baredigest defines the analyzer of rule IDEM005, which reports
+// idempotency keys that are a plain digest with no secret.
 //
-// # Analyzer baredigest
+// # Analyzer IDEM005
 //
-// baredigest: report idempotency keys that are a bare sha256/sha1/md5/fnv digest
+// IDEM005: bare digest as an idempotency key
 //
-// A key that is sha256(order_id + amount) can be recomputed by anyone who
-// knows or guesses the fields, so valid keys can be enumerated and
-// collisions forced. Use HMAC-SHA256 with a secret key read from the
-// environment. Digests that never reach a key (content checksums, cache
-// keys, ETags) are not reported, nor are digests keyed by a secret, nor
-// content fingerprints used to deduplicate inbound messages (dedupKey,
-// MessageDeduplicationId): those are never sent to a provider as a key.
+// The key is a plain sha256/sha1/md5/fnv (or a name-based UUID) of fields anyone
+// can guess: an order id, a phone number, an amount. Whoever reproduces the hash
+// can enumerate valid keys, replay or pre-empt them, and learn which customers
+// paid what. Digests that never reach a key (content checksums, cache keys,
+// ETags), digests keyed by a secret, and content fingerprints used to
+// deduplicate inbound messages (dedupKey, MessageDeduplicationId) are not
+// reported: those are never sent to a provider as a key. The last is judged
+// by flow, not by name: a variable or field holding a digest of a received
+// request's or message's body (http.Request.Body, an AMQP delivery, a NATS
+// message, an SQS or Kafka message) and passed to a lookup (a SELECT, or a
+// call named Find/Get/Exists/Seen/Claim…) is a fingerprint, whatever it is
+// called. Sent on as a header or SDK key, the same digest is still reported
+// there.
+//
+// # Fix
+//
+// Use HMAC-SHA256 with a secret read from the environment or a file, over a
+// canonical encoding of an explicit field list with a rules version.
+//
+// # Bad
+//
+//	func idempotencyKey(o Order) string {
+//		sum := sha256.Sum256([]byte(o.ID + ":" + o.Phone))
+//		return hex.EncodeToString(sum[:])
+//	}
+//
+// # Good
+//
+//	func idempotencyKey(secret []byte, o Order) string {
+//		mac := hmac.New(sha256.New, secret) // secret from IDEMPOTENCY_HMAC_KEY
+//		mac.Write([]byte(o.TenantID + "\x00" + o.ID))
+//		return hex.EncodeToString(mac.Sum(nil))
+//	}
 package baredigest

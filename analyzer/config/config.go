@@ -107,7 +107,7 @@ func Parse(data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("invalid config: %s", oneLine(err.Error()))
+		return nil, fmt.Errorf("invalid config: %s; fix it as docs/lint.md#configuration-idemcheckyaml describes", describeYAMLError(err))
 	}
 	if err := c.Compile(); err != nil {
 		return nil, err

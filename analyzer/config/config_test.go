@@ -64,8 +64,8 @@ func TestParse(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for name, tc := range map[string]struct{ yaml, want string }{
-		"unknown key":       {"tabels: [x]\n", "field tabels not found"},
-		"unknown nested":    {"sources:\n  - pkg: x\n    function: y\n", "field pkg not found"},
+		"unknown key":       {"tabels: [x]\n", `unknown key "tabels" (did you mean "tables"?)`},
+		"unknown nested":    {"sources:\n  - pkg: x\n    function: y\n", `line 2: unknown key "pkg"`},
 		"bad regexp":        {"key_name: '('\n", "key_name"},
 		"pattern no name":   {"sinks:\n  - package: x\n", "sinks[0]: needs a function or a field"},
 		"bad rule id":       {"disable: [IDEM5]\n", "not a rule id"},
@@ -157,5 +157,23 @@ func TestExcludeGlobs(t *testing.T) {
 	}
 	if _, err := Parse([]byte("exclude: ['[']\n")); err == nil {
 		t.Error("a malformed glob was accepted")
+	}
+}
+
+func TestParseErrorsSpeakYAML(t *testing.T) {
+	for in, want := range map[string]string{
+		"disabel: [IDEM005]\n":     `line 1: unknown key "disabel" (did you mean "disable"?)`,
+		"sources: [{pakage: x}]\n": `line 1: unknown key "pakage" (did you mean "package"?)`,
+		"sources: abc\n":           "line 1: cannot unmarshal text `abc` into a list of entries",
+		"tenant_columns: {a: b}\n": "into a list",
+		"zzz: 1\n":                 `line 1: unknown key "zzz"; fix it as docs/lint.md`,
+	} {
+		_, err := Parse([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "config.") {
+			t.Errorf("Parse(%q) = %v; want it to contain %q and no Go type", in, err, want)
+		}
+		if err != nil && !strings.HasSuffix(err.Error(), "describes") {
+			t.Errorf("Parse(%q) = %v; want it to end in what to do", in, err)
+		}
 	}
 }

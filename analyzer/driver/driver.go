@@ -35,10 +35,9 @@ type Options struct {
 	Patterns      []string // package patterns; default ./...
 	Tags          string   // build tags, comma-separated
 	Tests         bool     // analyze and report _test.go files too
-	AnalyzerFlags []string // passed to the vet tool, e.g. -attemptkey.keypattern=…
+	AnalyzerFlags []string // passed to the vet tool, e.g. -IDEM001.keypattern=…
 	Tool          string   // the vet tool; default os.Executable()
 	Go            string   // the go command; default "go"
-	RuleFor       func(analyzer string) string
 	Env           []string // extra environment, KEY=VALUE
 
 	// Progress, when set, is called as packages finish: done of total
@@ -138,7 +137,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		inner := progress
 		progress = func(done, _ int) { inner(min(done, p.total), p.total) }
 	}
-	findings, analysisErrors, seen, parseErr := parse(stdout, dir, opts.RuleFor, p.rootSet, progress)
+	findings, analysisErrors, seen, parseErr := parse(stdout, dir, p.rootSet, progress)
 	if parseErr != nil {
 		io.Copy(io.Discard, stdout)
 	}
@@ -292,7 +291,7 @@ type vetDiagnostic struct {
 // unit: {"unit id": {"analyzer": [diagnostics] | {"error": "…"}}}. It keeps
 // the diagnostics of roots (all units when roots is nil) and calls
 // progress, if set, after each unit.
-func parse(r io.Reader, dir string, ruleFor func(string) string, roots map[string]bool, progress func(done, total int)) ([]report.Finding, []PackageError, map[string]bool, error) {
+func parse(r io.Reader, dir string, roots map[string]bool, progress func(done, total int)) ([]report.Finding, []PackageError, map[string]bool, error) {
 	dec := json.NewDecoder(r)
 	var findings []report.Finding
 	var analysisErrors []PackageError
@@ -331,7 +330,7 @@ func parse(r io.Reader, dir string, ruleFor func(string) string, roots map[strin
 					continue
 				}
 				for _, d := range diags {
-					findings = append(findings, toFinding(d, name, dir, ruleFor))
+					findings = append(findings, toFinding(d, name, dir))
 				}
 			}
 		}
@@ -339,11 +338,8 @@ func parse(r io.Reader, dir string, ruleFor func(string) string, roots map[strin
 	return findings, analysisErrors, seen, nil
 }
 
-func toFinding(d vetDiagnostic, analyzer, dir string, ruleFor func(string) string) report.Finding {
+func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
 	rule := d.Category
-	if rule == "" && ruleFor != nil {
-		rule = ruleFor(analyzer)
-	}
 	if rule == "" {
 		rule = analyzer
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestIsVetToolInvocation(t *testing.T) {
-	yes := [][]string{{"-V=full"}, {"-flags"}, {"/tmp/b001/vet.cfg"}, {"-json", "-attemptkey.keypattern=x", "/tmp/vet.cfg"}}
+	yes := [][]string{{"-V=full"}, {"-flags"}, {"/tmp/b001/vet.cfg"}, {"-json", "-IDEM001.keypattern=x", "/tmp/vet.cfg"}}
 	no := [][]string{nil, {"lint"}, {"lint", "./..."}, {"lint", "x.cfg"}, {"--version"}}
 	for _, a := range yes {
 		if !IsVetToolInvocation(a) {
@@ -25,7 +25,7 @@ func TestIsVetToolInvocation(t *testing.T) {
 func TestParse(t *testing.T) {
 	out := `{
 	"example.com/m/pay": {
-		"attemptkey": [
+		"IDEM001": [
 			{"category": "IDEM001", "posn": "/work/m/pay/pay.go:10:16", "end": "/work/m/pay/pay.go:10:16", "message": "idempotency key built from time.Now",
 			 "related": [{"posn": "/work/m/pay/pay.go:10:74", "end": "", "message": "time.Now: clock reading"}]}
 		]
@@ -33,13 +33,13 @@ func TestParse(t *testing.T) {
 }
 {
 	"example.com/m/other": {
-		"attemptkey": [
+		"IDEM001": [
 			{"posn": "/elsewhere/x.go:3:1", "end": "", "message": "m"}
 		]
 	}
 }
 `
-	fs, _, _, err := parse(strings.NewReader(out), "/work/m", func(string) string { return "IDEM001" }, nil, nil)
+	fs, _, _, err := parse(strings.NewReader(out), "/work/m", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,14 +54,14 @@ func TestParse(t *testing.T) {
 		t.Errorf("second finding = %+v", fs[1])
 	}
 
-	_, errs, _, err := parse(strings.NewReader(`{"p [p.test]": {"attemptkey": {"error": "boom"}}}`), "/", nil, nil, nil)
-	if err != nil || len(errs) != 1 || errs[0].Package != "p" || errs[0].Message != "attemptkey: boom" {
+	_, errs, _, err := parse(strings.NewReader(`{"p [p.test]": {"IDEM001": {"error": "boom"}}}`), "/", nil, nil)
+	if err != nil || len(errs) != 1 || errs[0].Package != "p" || errs[0].Message != "IDEM001: boom" {
 		t.Errorf("analysis error: got %+v, %v", errs, err)
 	}
 
 	// Only the roots' diagnostics are kept; progress counts every unit.
 	calls := 0
-	fs, _, _, err = parse(strings.NewReader(out), "/work/m", nil, map[string]bool{"example.com/m/other": true}, func(done, _ int) { calls = done })
+	fs, _, _, err = parse(strings.NewReader(out), "/work/m", map[string]bool{"example.com/m/other": true}, func(done, _ int) { calls = done })
 	if err != nil || len(fs) != 1 || fs[0].File != "/elsewhere/x.go" || calls != 2 {
 		t.Errorf("roots filter: %+v, %v, progress %d", fs, err, calls)
 	}
@@ -117,20 +117,20 @@ func TestVersionLine(t *testing.T) {
 }
 
 func TestCheckAnalyzerFlags(t *testing.T) {
-	a := &analysis.Analyzer{Name: "attemptkey", Doc: "d", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+	a := &analysis.Analyzer{Name: "IDEM001", Doc: "d", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
 	a.Flags.String("keypattern", "", "")
 	a.Flags.Bool("strict", false, "")
 	as := []*analysis.Analyzer{a}
-	for _, ok := range [][]string{nil, {"-attemptkey.keypattern=x"}, {"--attemptkey.strict"}, {"-attemptkey=false"}} {
+	for _, ok := range [][]string{nil, {"-IDEM001.keypattern=x"}, {"--IDEM001.strict"}, {"-IDEM001=false"}} {
 		if err := CheckAnalyzerFlags(as, ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
 	for flags, want := range map[string]string{
-		"-attemptkey.keypatern=x": "did you mean -attemptkey.keypattern?",
-		"attemptkey.keypattern=x": "must start with -",
-		"-attemptkey.keypattern":  "needs a value",
-		"-zzzzzzzzzzzz":           "unknown analyzer flag -zzzzzzzzzzzz;",
+		"-IDEM001.keypatern=x": "did you mean -IDEM001.keypattern?",
+		"IDEM001.keypattern=x": "must start with -",
+		"-IDEM001.keypattern":  "needs a value",
+		"-zzzzzzzzzzzz":        "unknown analyzer flag -zzzzzzzzzzzz;",
 	} {
 		err := CheckAnalyzerFlags(as, []string{flags})
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {

@@ -22,12 +22,12 @@ func CheckAnalyzerFlags(analyzers []*analysis.Analyzer, flags []string) error {
 	}
 	for _, raw := range flags {
 		if !strings.HasPrefix(raw, "-") {
-			return fmt.Errorf("%q must start with -, e.g. -attemptkey.keypattern=REGEXP", raw)
+			return fmt.Errorf("%q must start with -, e.g. -IDEM001.keypattern=REGEXP", raw)
 		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(raw, "-"), "=")
 		isBool, ok := known[name]
 		if !ok {
-			return fmt.Errorf("unknown analyzer flag -%s%s; analyzer flags look like -attemptkey.keypattern=REGEXP", name, didYouMean(name, known))
+			return fmt.Errorf("unknown analyzer flag -%s%s; analyzer flags look like -IDEM001.keypattern=REGEXP", name, didYouMean(name, known))
 		}
 		if !isBool && !hasValue {
 			return fmt.Errorf("-%s needs a value: -%s=VALUE", name, name)

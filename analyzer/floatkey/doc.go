@@ -1,13 +1,31 @@
-// Package floatkey defines an Analyzer that reports float values reaching
-// an idempotency key (rule IDEM003).
+// Package floatkey defines the analyzer of rule IDEM003, which reports float
+// values reaching an idempotency key.
 //
-// # Analyzer floatkey
+// # Analyzer IDEM003
 //
-// floatkey: report float32/float64 values that flow into an idempotency key
+// IDEM003: float in an idempotency key
 //
-// Two attempts that compute the same amount through a different order of
-// float operations print different digits (0.1 + 0.2 is 0.30000000000000004),
-// so the key changes and the provider charges again. Money must be integer
-// cents. A float converted to an integer before it reaches the key is fine;
-// floats used for display or logging are not reported.
+// A float32/float64 value reaches key derivation. Floats do not hold money
+// exactly: 0.1 + 0.2 is 0.30000000000000004, and two attempts that add the same
+// items in a different order, or format with a different precision, produce
+// different digits and therefore a different key. The provider sees a new key
+// and charges again. A float converted to an integer before it reaches the key
+// is fine; floats used for display or logging are not reported.
+//
+// # Fix
+//
+// Carry money as integer cents (int64) from the edge of the system and put the
+// integer in the key; if a float arrives, round it to cents once, before the key.
+//
+// # Bad
+//
+//	func idempotencyKey(o Order) string {
+//		return fmt.Sprintf("%s:%.2f", o.ID, o.Total) // Total is a float64
+//	}
+//
+// # Good
+//
+//	func idempotencyKey(o Order) string {
+//		return fmt.Sprintf("%s:%d", o.ID, o.TotalCents) // int64 cents
+//	}
 package floatkey

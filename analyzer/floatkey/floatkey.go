@@ -18,9 +18,9 @@ import (
 
 // Analyzer reports float values that reach an idempotency key (IDEM003).
 var Analyzer = &analysis.Analyzer{
-	Name:     "floatkey",
-	Doc:      "report float32/float64 values that flow into an idempotency key (IDEM003)",
-	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem003",
+	Name:     Rule.ID,
+	Doc:      Rule.Doc(),
+	URL:      Rule.URL(),
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }

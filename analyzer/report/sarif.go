@@ -33,15 +33,13 @@ func WriteSARIF(w io.Writer, result Result, rules []ruledoc.Rule, tool Tool) err
 		run.Tool.Driver.WithVersion(tool.Version)
 	}
 	for _, r := range rules {
-		d := run.AddRule(r.ID).
+		run.AddRule(r.ID).
 			WithName(ruleName(r.Title)).
 			WithShortDescription(sarif.NewMultiformatMessageString().WithText(r.Title)).
 			WithFullDescription(sarif.NewMultiformatMessageString().WithText(oneParagraph(r.Why))).
 			WithHelp(sarif.NewMultiformatMessageString().WithText(helpText(r)).WithMarkdown(r.Markdown())).
-			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel("error"))
-		if r.HelpURI != "" {
-			d.WithHelpURI(r.HelpURI)
-		}
+			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel("error")).
+			WithHelpURI(r.URL())
 	}
 	for _, f := range fs {
 		if run.GetRuleIndex(f.Rule) < 0 {

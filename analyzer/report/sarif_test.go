@@ -27,7 +27,7 @@ var sarifFindings = []Finding{
 
 var sarifRules = []ruledoc.Rule{
 	{ID: "IDEM001", Title: "per-attempt value in an idempotency key", Why: "why\nacross lines", Fix: "derive it from the intent", Bad: "k := uuid.NewString()", Good: "k := intent.Key"},
-	{ID: "IDEM003", Title: "float in an idempotency key", Why: "0.1 + 0.2", Bad: "bad", Good: "good", HelpURI: "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem003"},
+	{ID: "IDEM003", Title: "float in an idempotency key", Why: "0.1 + 0.2", Bad: "bad", Good: "good"},
 }
 
 func sarifSchema(t *testing.T) *jsonschema.Schema {

@@ -1,25 +1,59 @@
-// Package ruledoc holds the documentation of idemcheck's lint rules as data,
-// kept next to each analyzer (as staticcheck does) and printed by
-// `idemcheck lint --explain`, listed in docs/rules.md and carried by SARIF.
+// Package ruledoc holds the documentation of idemcheck's lint rules. Each
+// rule is written once, as the package comment of its analyzer's doc.go
+// (as x/tools' passes do), and everything else is derived from it: the
+// analyzer's name and Doc, `idemcheck lint --explain`, the SARIF rule help
+// and docs/rules.md.
+//
+// A doc.go documents its rule in this form (code blocks indented by a tab):
+//
+//	// # Analyzer IDEM003
+//	//
+//	// IDEM003: float in an idempotency key
+//	//
+//	// Why it breaks idempotency (one or more paragraphs).
+//	//
+//	// # Fix
+//	//
+//	// What to do instead.
+//	//
+//	// # Bad
+//	//
+//	//	func orderKey(o Order) string { … }
+//	//
+//	// # Good
+//	//
+//	//	func orderKey(o Order) string { … }
+//
+// Other sections (how the analyzer works) may follow; they are for
+// maintainers and are not part of the rule's documentation.
 package ruledoc
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"strings"
 )
 
 // Rule documents one lint rule.
 type Rule struct {
-	ID       string // stable identifier, e.g. "IDEM001"
-	Analyzer string // name of the go/analysis Analyzer that reports it
-	Title    string // one line, lowercase start, no trailing period
-	Why      string // why the pattern breaks idempotency (plain text, may span lines)
-	Fix      string // what to do instead
-	Bad      string // Go code showing the problem
-	Good     string // Go code showing the fix
-	HelpURI  string // optional link to further reading
+	ID    string // stable identifier and analyzer name, e.g. "IDEM001"
+	Title string // one line, lowercase start, no trailing period
+	Why   string // why the pattern breaks idempotency (plain text, may span lines)
+	Fix   string // what to do instead
+	Bad   string // Go code showing the problem: complete declarations
+	Good  string // Go code showing the fix: complete declarations
 }
+
+// DocsURL is where docs/rules.md is published; each rule has an anchor.
+const DocsURL = "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md"
+
+// URL links to the rule's section of docs/rules.md.
+func (r Rule) URL() string { return DocsURL + "#" + strings.ToLower(r.ID) }
+
+// Doc is the analyzer's Doc: the title, a blank line, and why.
+func (r Rule) Doc() string { return r.Title + "\n\n" + r.Why }
 
 // Summary is the one-line description used in listings and SARIF short
 // descriptions: "IDEM001 per-attempt value in an idempotency key".
@@ -29,18 +63,29 @@ func (r Rule) Summary() string { return r.ID + " " + r.Title }
 func (r Rule) Write(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", r.ID, r.Title)
-	section := func(name, body string) {
-		if strings.TrimSpace(body) == "" {
-			return
-		}
-		fmt.Fprintf(&b, "%s\n%s\n\n", name, indent(strings.TrimSpace(body)))
+	for _, s := range r.Sections() {
+		fmt.Fprintf(&b, "%s\n%s\n\n", s.Name, indent(s.Body))
 	}
-	section("Why", r.Why)
-	section("Fix", r.Fix)
-	section("Bad", r.Bad)
-	section("Good", r.Good)
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
+}
+
+// Section is one part of a rule's documentation.
+type Section struct {
+	Name string // Why, Fix, Bad or Good
+	Body string
+	Code bool // Body is Go code
+}
+
+// Sections returns the rule's non-empty sections in reading order.
+func (r Rule) Sections() []Section {
+	var out []Section
+	for _, s := range []Section{{"Why", r.Why, false}, {"Fix", r.Fix, false}, {"Bad", r.Bad, true}, {"Good", r.Good, true}} {
+		if s.Body = strings.TrimSpace(s.Body); s.Body != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Markdown renders the rule as a section of docs/rules.md.
@@ -67,4 +112,71 @@ func indent(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// MustParse is Parse for a doc.go embedded in the analyzer's package: a
+// malformed one is a programming error.
+func MustParse(docGo string) Rule {
+	r, err := Parse(docGo)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// Parse reads a rule's documentation from the package comment of a doc.go
+// source file, in the form the package comment describes.
+func Parse(docGo string) (Rule, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", docGo, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil {
+		return Rule{}, err
+	}
+	if f.Doc == nil {
+		return Rule{}, fmt.Errorf("doc.go of package %s has no package comment", f.Name.Name)
+	}
+	sections := map[string]string{}
+	var order []string
+	name := ""
+	for _, line := range strings.Split(f.Doc.Text(), "\n") {
+		if h, ok := strings.CutPrefix(line, "# "); ok {
+			name = strings.TrimSpace(h)
+			order = append(order, name)
+			continue
+		}
+		if name != "" {
+			sections[name] += line + "\n"
+		}
+	}
+	var r Rule
+	for _, h := range order {
+		if id, ok := strings.CutPrefix(h, "Analyzer "); ok {
+			r.ID = id
+		}
+	}
+	if r.ID == "" {
+		return Rule{}, fmt.Errorf("doc.go of package %s: no \"# Analyzer IDEMnnn\" section", f.Name.Name)
+	}
+	head, why, _ := strings.Cut(strings.TrimSpace(sections["Analyzer "+r.ID]), "\n")
+	title, ok := strings.CutPrefix(head, r.ID+": ")
+	if !ok {
+		return Rule{}, fmt.Errorf("doc.go of %s: the section's first line must be %q", r.ID, r.ID+": title")
+	}
+	r.Title, r.Why = title, strings.TrimSpace(why)
+	r.Fix = strings.TrimSpace(sections["Fix"])
+	r.Bad, r.Good = code(sections["Bad"]), code(sections["Good"])
+	for _, s := range []struct{ name, body string }{{"why", r.Why}, {"Fix", r.Fix}, {"Bad", r.Bad}, {"Good", r.Good}} {
+		if s.body == "" {
+			return Rule{}, fmt.Errorf("doc.go of %s: the %s section is missing or empty", r.ID, s.name)
+		}
+	}
+	return r, nil
+}
+
+// code turns a comment's code block (lines indented by a tab) into code.
+func code(s string) string {
+	lines := strings.Split(strings.Trim(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "\t")
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
 }

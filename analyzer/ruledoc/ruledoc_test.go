@@ -25,3 +25,60 @@ func TestRule(t *testing.T) {
 		t.Errorf("Summary = %q", r.Summary())
 	}
 }
+
+const sampleDocGo = `// Package sample defines the analyzer of rule IDEM900.
+//
+// # Analyzer IDEM900
+//
+// IDEM900: a sample rule
+//
+// Why it matters,
+// over two lines.
+//
+// # Fix
+//
+// Do this instead.
+//
+// # Bad
+//
+//	func bad() {
+//		draw()
+//	}
+//
+// # Good
+//
+//	func good() {}
+//
+// # How it works
+//
+// Not part of the rule.
+package sample
+`
+
+func TestParse(t *testing.T) {
+	r, err := Parse(sampleDocGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Rule{ID: "IDEM900", Title: "a sample rule", Why: "Why it matters,\nover two lines.", Fix: "Do this instead.",
+		Bad: "func bad() {\n\tdraw()\n}", Good: "func good() {}"}
+	if r != want {
+		t.Errorf("Parse =\n%#v\nwant\n%#v", r, want)
+	}
+	if r.URL() != DocsURL+"#idem900" || !strings.HasPrefix(r.Doc(), "a sample rule\n\nWhy") {
+		t.Errorf("URL = %q, Doc = %q", r.URL(), r.Doc())
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for name, src := range map[string]string{
+		"no comment":   "package sample\n",
+		"no analyzer":  "// Package sample.\npackage sample\n",
+		"bad title":    strings.Replace(sampleDocGo, "// IDEM900: a sample rule", "// a sample rule", 1),
+		"missing Good": strings.Replace(sampleDocGo, "// # Good", "// # Other", 1),
+	} {
+		if _, err := Parse(src); err == nil {
+			t.Errorf("%s: Parse succeeded", name)
+		}
+	}
+}

@@ -1,15 +1,41 @@
-// Package sdkkey defines an Analyzer that reports stripe-go write calls
-// whose params never get an idempotency key (rule IDEM002).
+// Package sdkkey defines the analyzer of rule IDEM002, which reports stripe-go
+// write calls whose params never get an idempotency key.
 //
-// # Analyzer sdkkey
+// # Analyzer IDEM002
 //
-// sdkkey: report stripe-go write calls that leave the idempotency key to the SDK
+// IDEM002: the SDK draws the idempotency key for you
 //
-// When a write (create, update, confirm, capture, cancel, refund, ...) is
-// sent without Params.IdempotencyKey, stripe-go draws one itself from the
-// time and a random number, per call. A redelivered message makes a new call
-// with a new key and Stripe charges again. The analyzer follows the params
-// value back to where it is built in the function, and through helpers that
-// take the params as a parameter (object facts), so a caller that sets the
-// key is not reported. Params of unknown origin are left alone.
+// A stripe-go write call (create, update, confirm, capture, cancel, refund…)
+// is made with params that never get an idempotency key, neither in the
+// function nor from its caller. stripe-go then generates one per call from
+// time.Now and a random number. That protects the SDK's own network retries,
+// but when the queue redelivers the message your handler makes a new call with
+// a new key, and Stripe charges again.
+//
+// # Fix
+//
+// Set params.IdempotencyKey (or SetIdempotencyKey) on every write, from the
+// frozen intent: derived from the intent row or stored in it and read back.
+//
+// # Bad
+//
+//	func charge(o Order) (*stripe.PaymentIntent, error) {
+//		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(o.Cents), Currency: stripe.String("brl")}
+//		return paymentintent.New(params) // stripe-go draws a new key per call
+//	}
+//
+// # Good
+//
+//	func charge(o Order, intentKey string) (*stripe.PaymentIntent, error) {
+//		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(o.Cents), Currency: stripe.String("brl")}
+//		params.SetIdempotencyKey(intentKey) // read back from the intent row
+//		return paymentintent.New(params)
+//	}
+//
+// # How it works
+//
+// The analyzer follows the params value back to where it is built in the
+// function, and through helpers that take the params as a parameter (object
+// facts), so a caller that sets the key is not reported. Params of unknown
+// origin are left alone.
 package sdkkey

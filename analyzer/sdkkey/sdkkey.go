@@ -20,9 +20,9 @@ import (
 
 // Analyzer reports stripe-go writes without an idempotency key (IDEM002).
 var Analyzer = &analysis.Analyzer{
-	Name:      "sdkkey",
-	Doc:       "report stripe-go write calls whose params never get an idempotency key (IDEM002)",
-	URL:       "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem002",
+	Name:      Rule.ID,
+	Doc:       Rule.Doc(),
+	URL:       Rule.URL(),
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil)},
@@ -49,7 +49,6 @@ func (f *UnkeyedParams) String() string {
 }
 
 var stripePath = regexp.MustCompile(`^github\.com/stripe/stripe-go/v(7[2-9]|[89][0-9])(/|$)`)
-
 
 type funcInfo struct {
 	decl *ast.FuncDecl

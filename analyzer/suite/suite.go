@@ -64,14 +64,3 @@ func Rule(id string) (ruledoc.Rule, bool) {
 	}
 	return ruledoc.Rule{}, false
 }
-
-// RuleForAnalyzer returns the rule ID an analyzer reports, so drivers can
-// label diagnostics (go vet's JSON names the analyzer, not the rule).
-func RuleForAnalyzer(name string) string {
-	for _, e := range entries {
-		if e.analyzer.Name == name {
-			return e.rule.ID
-		}
-	}
-	return name
-}

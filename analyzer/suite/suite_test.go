@@ -15,11 +15,8 @@ func TestSuite(t *testing.T) {
 		t.Fatalf("Rules() = %v", rules)
 	}
 	for _, r := range rules {
-		if r.Title == "" || r.Why == "" || r.Bad == "" || r.Good == "" || r.Analyzer == "" {
+		if r.Title == "" || r.Why == "" || r.Fix == "" || r.Bad == "" || r.Good == "" {
 			t.Errorf("%s: incomplete documentation", r.ID)
-		}
-		if RuleForAnalyzer(r.Analyzer) != r.ID {
-			t.Errorf("RuleForAnalyzer(%q) = %q, want %q", r.Analyzer, RuleForAnalyzer(r.Analyzer), r.ID)
 		}
 	}
 	if r, ok := Rule("idem001"); !ok || r.ID != "IDEM001" {

@@ -1,17 +1,39 @@
-// Package tenantscope defines an Analyzer that reports lookups of
-// idempotency records by key that are not scoped by tenant (rule IDEM007).
+// Package tenantscope defines the analyzer of rule IDEM007, which reports
+// lookups of idempotency records by key that are not scoped by tenant.
 //
-// # Analyzer tenantscope
+// # Analyzer IDEM007
 //
-// tenantscope: report idempotency-table lookups by key without a tenant column
+// IDEM007: idempotency lookup not scoped by tenant
 //
-// A SELECT or UPDATE on an idempotency/intent/dedup table whose WHERE clause
-// filters by the key column but by no tenant column (tenant_id, client_id,
-// account_id, ...) lets one tenant's key match another tenant's record: a
-// key collision replays someone else's response, or blocks a legitimate
-// charge. An INSERT … ON CONFLICT (key) DO UPDATE whose conflict target has
-// the key but no tenant column is the same bug: the key of another tenant
-// updates that tenant's row, and RETURNING hands it back. Lookups and
-// conflict targets that include a tenant column, or that do not name the
-// key, are not reported.
+// A SELECT or UPDATE on an idempotency, intent or dedup table filters by the
+// key column but by no tenant column (tenant_id, client_id, account_id, …),
+// or an INSERT … ON CONFLICT (key) DO UPDATE names the key but no tenant
+// column in its conflict target. Keys are only unique within a tenant (two
+// merchants can both send "order-1001"), so an unscoped lookup finds another
+// tenant's intent: it replays their stored response (an upsert's RETURNING
+// hands it back), or refuses a legitimate charge as a duplicate. Lookups and
+// conflict targets that include a tenant column, or that do not name the key,
+// are not reported.
+//
+// # Fix
+//
+// Make the tenant column part of the primary key and of every lookup by key.
+//
+// # Bad
+//
+//	func storedResponse(ctx context.Context, db *pgxpool.Pool, key string) (string, error) {
+//		var resp string
+//		err := db.QueryRow(ctx, "SELECT response FROM idempotency_keys WHERE idempotency_key = $1", key).Scan(&resp)
+//		return resp, err
+//	}
+//
+// # Good
+//
+//	func storedResponse(ctx context.Context, db *pgxpool.Pool, tenant, key string) (string, error) {
+//		var resp string
+//		err := db.QueryRow(ctx,
+//			"SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND idempotency_key = $2",
+//			tenant, key).Scan(&resp)
+//		return resp, err
+//	}
 package tenantscope

@@ -16,9 +16,9 @@ import (
 // Analyzer reports idempotency-table lookups by key without a tenant
 // column (IDEM007).
 var Analyzer = &analysis.Analyzer{
-	Name:     "tenantscope",
-	Doc:      "report lookups of idempotency tables by key that are not scoped by a tenant column (IDEM007)",
-	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem007",
+	Name:     Rule.ID,
+	Doc:      Rule.Doc(),
+	URL:      Rule.URL(),
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }

@@ -1,13 +1,40 @@
-// Package wholepayload defines an Analyzer that reports whole structs or
-// maps serialized into an idempotency key (rule IDEM004).
+// Package wholepayload defines the analyzer of rule IDEM004, which reports
+// whole structs or maps serialized into an idempotency key.
 //
-// # Analyzer wholepayload
+// # Analyzer IDEM004
 //
-// wholepayload: report whole payloads serialized into an idempotency key
+// IDEM004: whole payload in an idempotency key
 //
-// json.Marshal(order) or fmt.Sprintf("%v", msg) puts every field of the value
-// into the key, so a field added later (an updated_at, a retry counter)
-// silently changes every key. Derive the key from an explicit field list: a
-// composite literal written where the key is built, or a struct type made
-// only for the key (named like keyInput or KeyFields).
+// A whole struct or map is serialized (json.Marshal, fmt %v/%+v) into the key.
+// The key then depends on every field the type has today and every field it
+// will gain: add an updated_at, a trace id or a retry counter to the message and
+// every key changes, so redeliveries and old intents no longer match.
+//
+// # Fix
+//
+// Serialize an explicit field list with a rules version: a composite literal
+// written where the key is built, or a struct type made only for the key (named
+// like keyInput or KeyFields).
+//
+// # Bad
+//
+//	func idempotencyKey(secret []byte, o Order) string {
+//		b, _ := json.Marshal(o) // every field of Order, now and later
+//		mac := hmac.New(sha256.New, secret)
+//		mac.Write(b)
+//		return hex.EncodeToString(mac.Sum(nil))
+//	}
+//
+// # Good
+//
+//	func idempotencyKey(secret []byte, o Order) string {
+//		b, _ := json.Marshal(struct {
+//			V       int    `json:"v"`
+//			OrderID string `json:"order_id"`
+//			Cents   int64  `json:"cents"`
+//		}{1, o.ID, o.Cents})
+//		mac := hmac.New(sha256.New, secret)
+//		mac.Write(b)
+//		return hex.EncodeToString(mac.Sum(nil))
+//	}
 package wholepayload

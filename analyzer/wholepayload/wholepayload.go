@@ -19,9 +19,9 @@ import (
 
 // Analyzer reports whole structs or maps serialized into a key (IDEM004).
 var Analyzer = &analysis.Analyzer{
-	Name:     "wholepayload",
-	Doc:      "report whole structs or maps serialized into an idempotency key (IDEM004)",
-	URL:      "https://github.com/idemcheck/idemcheck/blob/main/docs/rules.md#idem004",
+	Name:     Rule.ID,
+	Doc:      Rule.Doc(),
+	URL:      Rule.URL(),
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }

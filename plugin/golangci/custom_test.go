@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/idemcheck/idemcheck/analyzer/suite"
 )
 
 // fixture has findings of several rules, in two packages, plus a test
@@ -156,7 +154,7 @@ func golangciIssues(t *testing.T, gcl, dir string) []issue {
 		if strings.HasSuffix(analyzer, "(related information)") {
 			continue
 		}
-		issues = append(issues, issue{File: filepath.ToSlash(i.Pos.Filename), Rule: suite.RuleForAnalyzer(analyzer), Message: msg, Line: i.Pos.Line, Column: i.Pos.Column})
+		issues = append(issues, issue{File: filepath.ToSlash(i.Pos.Filename), Rule: analyzer, Message: msg, Line: i.Pos.Line, Column: i.Pos.Column})
 	}
 	return sorted(issues)
 }

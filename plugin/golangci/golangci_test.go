@@ -40,7 +40,7 @@ func TestNewAndBuildAnalyzers(t *testing.T) {
 	for _, a := range analyzers {
 		names = append(names, a.Name)
 	}
-	if got := strings.Join(names, ","); got != "attemptkey,sdkkey,floatkey,appunique,tenantscope" {
+	if got := strings.Join(names, ","); got != "IDEM001,IDEM002,IDEM003,IDEM006,IDEM007" {
 		t.Errorf("analyzers = %s", got)
 	}
 	c := config.Active()

@@ -10,6 +10,8 @@
 // count JetStream reports, the common mistake: a redelivery after a crash
 // has another count, so another key, so another charge.
 //
+// With -push it consumes a push consumer (restart-test --nats-push).
+//
 //	nats -key intent
 package main
 
@@ -40,6 +42,7 @@ type message struct {
 
 func main() {
 	keyMode := flag.String("key", "intent", "how the idempotency key is made: intent or delivery-count")
+	push := flag.Bool("push", false, "NATS_CONSUMER is a push consumer (delivering to NATS_DELIVER_SUBJECT in its queue group)")
 	flag.Parse()
 	ctx := context.Background()
 	db, err := pgx.Connect(ctx, os.Getenv("DATABASE_URL"))
@@ -54,13 +57,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	consumer, err := js.Consumer(ctx, os.Getenv("NATS_STREAM"), os.Getenv("NATS_CONSUMER"))
-	if err != nil {
-		log.Fatal(err)
-	}
 	secret := []byte(os.Getenv("IDEMPOTENCY_HMAC_KEY"))
 	// One message at a time: the callback runs sequentially.
-	_, err = consumer.Consume(func(m jetstream.Msg) {
+	handle := func(m jetstream.Msg) {
 		var msg message
 		if err := json.Unmarshal(m.Data(), &msg); err != nil || msg.MessageID == "" {
 			log.Printf("bad message: %v", err)
@@ -83,9 +82,24 @@ func main() {
 			return
 		}
 		_ = m.DoubleAck(ctx) // acked only once the server confirms it
-	}, jetstream.PullMaxMessages(1))
-	if err != nil {
-		log.Fatal(err)
+	}
+	stream, name := os.Getenv("NATS_STREAM"), os.Getenv("NATS_CONSUMER")
+	if *push {
+		c, err := js.PushConsumer(ctx, stream, name)
+		if err == nil {
+			_, err = c.Consume(handle)
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+	} else {
+		c, err := js.Consumer(ctx, stream, name)
+		if err == nil {
+			_, err = c.Consume(handle, jetstream.PullMaxMessages(1))
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
 	}
 	select {}
 }

@@ -1,6 +1,6 @@
-// Package brid validates and normalizes Brazilian payment identifiers — the
-// values a Pix key can be — so that every spelling of one destination maps to
-// one canonical value:
+// Package pixkey validates and normalizes the five kinds of Pix key, the
+// Brazilian payment identifiers, so that every spelling of one destination
+// maps to one canonical value:
 //
 //   - CPF: 11 digits with two mod-11 check digits ("11144477735").
 //   - CNPJ: 12 characters [0-9A-Z] plus 2 numeric check digits, covering the
@@ -19,4 +19,4 @@
 // wrong. Spellings lists the spellings real systems produce for a value, and
 // is what `idemcheck normcheck` feeds to a key function to prove it
 // normalizes them all to one key.
-package brid
+package pixkey

@@ -1,4 +1,4 @@
-package brid
+package pixkey
 
 import "strings"
 

@@ -1,0 +1,15 @@
+package attemptkey_test
+
+import (
+	"testing"
+
+	"github.com/idemcheck/idemcheck/analyzer/attemptkey"
+	"github.com/idemcheck/idemcheck/analyzer/internal/snippettest"
+)
+
+// TestDocExamples checks the Bad and Good examples of doc.go: both compile,
+// Bad is reported and Good is not.
+func TestDocExamples(t *testing.T) {
+	t.Parallel()
+	snippettest.Check(t, attemptkey.Analyzer, attemptkey.Rule)
+}
