@@ -293,17 +293,20 @@ func FuzzReferenceParity(f *testing.F) {
 
 // liveReference is a reference_derive.py answering one line at a time.
 type liveReference struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *bytes.Buffer
 }
 
 func startReference(t *testing.T) *liveReference {
 	if _, err := os.Stat(referencePython); err != nil {
 		return &liveReference{}
 	}
+	r := &liveReference{stderr: new(bytes.Buffer)}
 	cmd := exec.Command(referencePython, "-u", referenceScript)
 	cmd.Env = append(os.Environ(), "IDEMPOTENCY_HMAC_KEY="+differentialSecret, "PYTHONUTF8=1", "PYTHONIOENCODING=utf-8")
+	cmd.Stderr = r.stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -315,30 +318,43 @@ func startReference(t *testing.T) *liveReference {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return &liveReference{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	r.cmd, r.in, r.out = cmd, in, bufio.NewReaderSize(out, 1<<20)
+	return r
 }
 
+// answer asks the reference about one line. It reports false when there
+// is no reference, or when the line made it crash (reference_derive.py
+// dies on what it cannot print, such as a lone surrogate in an id): then
+// there is no reference answer to compare with, and the next line gets a
+// new process.
 func (r *liveReference) answer(t *testing.T, line string) (refAnswer, bool) {
 	if r.cmd == nil {
 		return refAnswer{}, false
 	}
-	if _, err := io.WriteString(r.in, line+"\n"); err != nil {
-		t.Fatalf("reference: %v", err)
-	}
-	resp, err := r.out.ReadBytes('\n')
-	if err != nil {
-		t.Fatalf("reference: %v", err)
-	}
 	var a refAnswer
-	if err := json.Unmarshal(resp, &a); err != nil {
-		t.Fatalf("reference output %q: %v", resp, err)
+	_, err := io.WriteString(r.in, line+"\n")
+	var resp []byte
+	if err == nil {
+		resp, err = r.out.ReadBytes('\n')
+	}
+	if err == nil {
+		err = json.Unmarshal(resp, &a)
+	}
+	if err != nil {
+		t.Logf("the reference gave no answer to %s (%v): %s", quoteValue(line), err, lastBytes(r.stderr.Bytes(), 300))
+		r.close()
+		*r = *startReference(t)
+		return refAnswer{}, false
 	}
 	return a, true
 }
 
+func lastBytes(b []byte, n int) []byte { return b[max(0, len(b)-n):] }
+
 func (r *liveReference) close() {
 	if r.cmd != nil {
 		r.in.Close()
+		r.cmd.Process.Kill()
 		r.cmd.Wait()
 	}
 }

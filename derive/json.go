@@ -382,7 +382,7 @@ func (p *parser) scanString() (bool, error) {
 			r, size := utf8.DecodeRune(d[i:])
 			if r == utf8.RuneError && size <= 1 {
 				p.pos = i
-				return false, p.errorf("invalid UTF-8")
+				return false, refusal(ReasonInvalidText, p.errorf("invalid UTF-8"))
 			}
 			i += size
 		}
@@ -417,7 +417,9 @@ func (p *parser) scanEscape(i int) (int, error) {
 			}
 		}
 		p.pos = i
-		return 0, p.errorf(`lone surrogate \u%04x`, r)
+		// Python reads it, and drops it where a rule keeps only
+		// alphanumerics; it is no character, so no key is built on it.
+		return 0, refusal(ReasonInvalidText, p.errorf(`lone surrogate \u%04x`, r))
 	}
 	p.pos = i
 	return 0, p.errorf("invalid escape \\%c", d[i+1])

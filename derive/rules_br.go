@@ -25,15 +25,6 @@ func init() {
 // in a sibling field (Field.TypeField, e.g. "tipo_chave").
 const RulePixKeyTyped = "pix_key_typed"
 
-// RuleForKind names the rule that normalizes identifiers of kind k, which is
-// the rule pix_key_typed applies for that key type.
-func RuleForKind(k pixkey.Kind) string {
-	if k == pixkey.Phone {
-		return "phone_e164"
-	}
-	return string(k)
-}
-
 func identifierRule(k pixkey.Kind) RuleFunc {
 	return func(in RuleInput) (string, error) {
 		s, err := in.String()

@@ -124,6 +124,9 @@ func (db *database) resetSchema(ctx context.Context, setup string) error {
 	}
 	if strings.TrimSpace(setup) != "" {
 		if _, err := tx.Conn().PgConn().Exec(ctx, setup).ReadAll(); err != nil {
+			if gerr := db.guard.check(db.schema); gerr != nil {
+				return gerr // refused by the schema guard: say what it touched
+			}
 			return fmt.Errorf("setup SQL: %w", err)
 		}
 	}

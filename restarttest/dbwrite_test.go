@@ -30,35 +30,49 @@ func claimThenKeyConfig(t *testing.T, kill ...KillPoint) Config {
 
 // Two back-to-back commits whose bug lives only between them: the kill
 // lands after the first commit and before the second, every time, so the
-// lost charge is found every time.
+// lost charge is found every time — in sh (psql, autocommit) and in Go
+// (pgx, BEGIN … COMMIT, extended protocol).
 func TestDBWriteKillLandsBetweenBackToBackCommits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("repeats whole runs")
 	}
-	clean := run(t, claimThenKeyConfig(t, KillPoint{Kind: KillNone}, KillPoint{Kind: KillDBWrite, N: 2}))
-	if clean.Verdict != VerdictPass {
-		dumpOnFailure(t, clean)
-		t.Fatalf("clean and db-write:2 rounds: verdict %s, failed %v", clean.Verdict, failedChecks(clean))
+	handlers := map[string]func(kill ...KillPoint) Config{
+		"sh": func(kill ...KillPoint) Config { return claimThenKeyConfig(t, kill...) },
+		"go": func(kill ...KillPoint) Config {
+			cfg := exampleConfig(t, "claimthenkey")
+			cfg.KillPoints = kill
+			return cfg
+		},
 	}
-	if w := clean.Rounds[0].Attempts[0].Writes; w != 2 {
-		t.Fatalf("the clean round counted %d writes, want 2 (claim, key)", w)
-	}
-	n := repeatCount(t)
-	failed := 0
-	for i := 0; i < n; i++ {
-		rep := run(t, claimThenKeyConfig(t, KillPoint{Kind: KillDBWrite, N: 1}))
-		r := rep.Rounds[0]
-		a := r.Attempts[0]
-		once := check(r, CheckEffectOnce)
-		if r.KillReached && a.KilledAt == "db-write:1" && a.Writes == 1 && !once.Passed && strings.HasPrefix(once.Detail, "lost ") {
-			failed++
-			continue
-		}
-		dumpOnFailure(t, rep)
-		t.Errorf("run %d: kill reached %v, first attempt killed at %q after %d writes, effect-once %+v", i+1, r.KillReached, a.KilledAt, a.Writes, once)
-	}
-	if failed != n {
-		t.Errorf("claimthenkey.sh failed db-write:1 in %d of %d runs, want %d of %d", failed, n, n, n)
+	for name, config := range handlers {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			clean := run(t, config(KillPoint{Kind: KillNone}, KillPoint{Kind: KillDBWrite, N: 2}))
+			if clean.Verdict != VerdictPass {
+				dumpOnFailure(t, clean)
+				t.Fatalf("clean and db-write:2 rounds: verdict %s, failed %v", clean.Verdict, failedChecks(clean))
+			}
+			if w := clean.Rounds[0].Attempts[0].Writes; w != 2 {
+				t.Fatalf("the clean round counted %d writes, want 2 (claim, key)", w)
+			}
+			n := repeatCount(t)
+			failed := 0
+			for i := 0; i < n; i++ {
+				rep := run(t, config(KillPoint{Kind: KillDBWrite, N: 1}))
+				r := rep.Rounds[0]
+				a := r.Attempts[0]
+				once := check(r, CheckEffectOnce)
+				if r.KillReached && a.KilledAt == "db-write:1" && a.Writes == 1 && !once.Passed && strings.HasPrefix(once.Detail, "lost ") {
+					failed++
+					continue
+				}
+				dumpOnFailure(t, rep)
+				t.Errorf("run %d: kill reached %v, first attempt killed at %q after %d writes, effect-once %+v", i+1, r.KillReached, a.KilledAt, a.Writes, once)
+			}
+			if failed != n {
+				t.Errorf("claimthenkey (%s) failed db-write:1 in %d of %d runs, want %d of %d", name, failed, n, n, n)
+			}
+		})
 	}
 }
 

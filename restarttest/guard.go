@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -57,35 +59,42 @@ type schemaGuard struct {
 	touched []string
 }
 
-// guardSQL creates the function and the event triggers. Temporary objects
-// (pg_temp) and the schema's own are left alone; so are GRANT and REVOKE,
-// whose object the server does not name.
+// guardSQL creates the function and the event triggers. Each command or
+// drop outside the schema is reported as a warning, then refused with an
+// error, so the transaction rolls back and nothing outside the schema
+// changes. Temporary objects (pg_temp) and the schema's own are left
+// alone; so are GRANT and REVOKE, whose object the server does not name.
 func guardSQL(name, runID, schema string) string {
-	lit := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 	fn := "pg_temp." + name
+	refusal := quoteLiteral("idemcheck restart-test: the run may only change objects in schema " + schema + " (DATABASE_URL's search_path)")
 	return `
 create function ` + fn + `() returns event_trigger language plpgsql as $f$
-declare r record;
+declare r record; n int := 0;
 begin
-  if current_setting(` + lit(runGUC) + `, true) is distinct from ` + lit(runID) + ` then
+  if current_setting(` + quoteLiteral(runGUC) + `, true) is distinct from ` + quoteLiteral(runID) + ` then
     return;
   end if;
   if tg_event = 'sql_drop' then
     for r in select * from pg_event_trigger_dropped_objects()
              where original and not is_temporary
                and coalesce(schema_name, '') not like 'pg\_temp%'
-               and schema_name is distinct from ` + lit(schema) + `
-               and object_identity is distinct from ` + lit(schema) + ` loop
+               and schema_name is distinct from ` + quoteLiteral(schema) + `
+               and object_identity is distinct from ` + quoteLiteral(schema) + ` loop
       raise warning '` + guardPrefix + `dropped % %', r.object_type, r.object_identity;
+      n := n + 1;
     end loop;
   else
     for r in select * from pg_event_trigger_ddl_commands()
              where command_tag not in ('GRANT', 'REVOKE')
                and coalesce(schema_name, '') not like 'pg\_temp%'
-               and schema_name is distinct from ` + lit(schema) + `
-               and object_identity is distinct from ` + lit(schema) + ` loop
+               and schema_name is distinct from ` + quoteLiteral(schema) + `
+               and object_identity is distinct from ` + quoteLiteral(schema) + ` loop
       raise warning '` + guardPrefix + `% %', r.command_tag, coalesce(r.object_identity, r.object_type);
+      n := n + 1;
     end loop;
+  end if;
+  if n > 0 then
+    raise exception using errcode = '42501', message = ` + refusal + `;
   end if;
 end $f$;
 create event trigger ` + name + `_ddl on ddl_command_end execute function ` + fn + `();
@@ -110,14 +119,26 @@ func installGuard(ctx context.Context, admin *pgx.Conn, schema string) *schemaGu
 	return g
 }
 
-// remove drops the triggers and their function (ending the admin session
-// would too).
+// remove disables the triggers, then drops them and their function (ending
+// the admin session would too). Event triggers fire in every session of
+// the database: one that has just looked ours up would fail with "cache
+// lookup failed for function" if the function went at that instant, so
+// they are disabled first and dropped a moment later.
 func (g *schemaGuard) remove(ctx context.Context, admin *pgx.Conn) {
 	if g == nil || !g.active {
 		return
 	}
+	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("alter event trigger %s_ddl disable; alter event trigger %s_drop disable", g.name, g.name)).ReadAll()
+	select {
+	case <-time.After(guardDrainTime):
+	case <-ctx.Done():
+	}
 	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("drop event trigger if exists %s_ddl; drop event trigger if exists %s_drop; drop function if exists pg_temp.%s()", g.name, g.name, g.name)).ReadAll()
 }
+
+// guardDrainTime is how long disabled triggers stay before they are
+// dropped.
+const guardDrainTime = 100 * time.Millisecond
 
 // notice takes a guard warning; it reports whether msg was one.
 func (g *schemaGuard) notice(who, msg string) bool {
@@ -132,15 +153,20 @@ func (g *schemaGuard) notice(who, msg string) bool {
 func (g *schemaGuard) record(s string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.touched = append(g.touched, s)
+	if !slices.Contains(g.touched, s) { // redeliveries try the same again
+		g.touched = append(g.touched, s)
+	}
 }
 
 // copyOutside records a COPY that runs a program or reads or writes a file
-// on the database server: outside the schema whatever it names.
-func (g *schemaGuard) copyOutside(who string, st pgproxy.Statement) {
-	if st.CopyProgram || st.CopyServerFile {
-		g.record(who + ": " + shorten(st.SQL, 120))
+// on the database server: outside the schema whatever it names. It returns
+// the reason to refuse it with, or "".
+func (g *schemaGuard) copyOutside(who string, st pgproxy.Statement) string {
+	if !st.CopyProgram && !st.CopyServerFile {
+		return ""
 	}
+	g.record(who + ": " + shorten(st.SQL, 120))
+	return "idemcheck restart-test: COPY to or from a program or a file on the database server reaches outside the run's schema"
 }
 
 // check turns what was touched so far into the run's environment error.

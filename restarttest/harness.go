@@ -307,8 +307,8 @@ func (h *harness) startProxy() (*pgproxy.Proxy, error) {
 		Upstream: h.cfg.DSN,
 		Params:   map[string]string{runGUC: h.db.guard.runID},
 		OnNotice: h.db.guard.onProxyNotice,
-		OnStatement: func(_ *pgproxy.Session, st pgproxy.Statement) {
-			h.db.guard.copyOutside("the handler", st)
+		Refuse: func(_ *pgproxy.Session, st pgproxy.Statement) string {
+			return h.db.guard.copyOutside("the handler", st)
 		},
 		OnCommit: func(s *pgproxy.Session, _ pgproxy.Commit) pgproxy.Action {
 			if rs := h.currentRound(); rs != nil {

@@ -54,6 +54,11 @@ type Config struct {
 	// OnStatement sees every statement a client sends, when it is sent
 	// (for a prepared statement: when it is parsed).
 	OnStatement func(s *Session, st Statement)
+	// Refuse, when it returns a reason, keeps a statement from the server:
+	// the client's query (or prepared statement) is replaced by one that
+	// fails with that reason (SQLSTATE 42501), so the client gets an
+	// ordinary error in its place.
+	Refuse func(s *Session, st Statement) (reason string)
 	// BeforeWrite runs before a statement that writes, as far as its text
 	// tells, is forwarded to the server. It may block to hold the write;
 	// ctx ends when the session or the proxy closes.

@@ -489,3 +489,41 @@ func TestParamsAndNotices(t *testing.T) {
 		t.Errorf("hook saw %d notices, client got %q", seen.Load(), got)
 	}
 }
+
+// A refused statement never reaches the server; the client gets an error
+// carrying the reason, and the session goes on.
+func TestRefuse(t *testing.T) {
+	ctx := context.Background()
+	dsn, direct := schema(t, pgproxy.Config{Refuse: func(_ *pgproxy.Session, st pgproxy.Statement) string {
+		if st.CopyProgram {
+			return "no programs here, it's a test"
+		}
+		return ""
+	}})
+	c := connect(t, dsn)
+	cases := []struct {
+		q    string
+		args []any
+	}{
+		{"copy t to program 'cat > /dev/null'", nil},
+		{"copy t to program 'cat > /dev/null'", []any{pgx.QueryExecModeDescribeExec}}, // extended protocol
+		{"insert into t values (1, 'a'); copy t from program 'echo 2'", nil},
+	}
+	for _, tc := range cases {
+		q, args := tc.q, tc.args
+		{
+			_, err := c.Exec(ctx, q, args...)
+			var pgErr *pgconn.PgError
+			if !errors.As(err, &pgErr) || pgErr.Code != "42501" || pgErr.Message != "no programs here, it's a test" {
+				t.Errorf("%q: err = %v, want the refusal", q, err)
+			}
+		}
+	}
+	var n int
+	if err := direct.QueryRow(ctx, "select count(*) from "+schemaOf(t, direct)+".t").Scan(&n); err != nil || n != 0 {
+		t.Errorf("refused statements ran: %d rows, %v", n, err)
+	}
+	if _, err := c.Exec(ctx, "insert into t values ($1, 'b')", 2); err != nil {
+		t.Errorf("the session did not go on: %v", err)
+	}
+}

@@ -209,6 +209,10 @@ func (s *Session) fromClient() error {
 		case *pgproto3.Query:
 			stmts := Split(m.String)
 			s.sawStatements(stmts...)
+			if reason := s.refusal(stmts...); reason != "" {
+				m.String = raiseSQL(reason)
+				stmts = Split(m.String)
+			}
 			s.beforeWrite(stmts...)
 			slots := make([]slot, 0, len(stmts)+1)
 			for _, st := range stmts {
@@ -218,8 +222,12 @@ func (s *Session) fromClient() error {
 			flush = true
 		case *pgproto3.Parse:
 			st := Classify(m.Query)
-			s.prepared[m.Name] = st
 			s.sawStatements(st)
+			if reason := s.refusal(st); reason != "" {
+				m.Query = raiseSQL(reason)
+				st = Classify(m.Query)
+			}
+			s.prepared[m.Name] = st
 		case *pgproto3.Bind:
 			s.portals[m.DestinationPortal] = s.prepared[m.PreparedStatement]
 		case *pgproto3.Close:
@@ -258,6 +266,26 @@ func (s *Session) fromClient() error {
 			}
 		}
 	}
+}
+
+// refusal is Refuse's reason for the first statement it refuses.
+func (s *Session) refusal(stmts ...Statement) string {
+	if s.p.cfg.Refuse == nil {
+		return ""
+	}
+	for _, st := range stmts {
+		if reason := s.p.cfg.Refuse(s, st); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// raiseSQL is a statement that fails with reason.
+func raiseSQL(reason string) string {
+	quoted := "'" + strings.ReplaceAll(reason, "'", "''") + "'"
+	return "do $pgproxy$ begin raise exception using errcode = '42501', message = " +
+		strings.ReplaceAll(quoted, "$pgproxy$", "") + "; end $pgproxy$"
 }
 
 func (s *Session) sawStatements(stmts ...Statement) {
