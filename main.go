@@ -5,10 +5,7 @@ package main
 //go:generate go run . docs
 
 import (
-	"fmt"
 	"os"
-
-	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/idemcheck/idemcheck/analyzer/driver"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
@@ -24,14 +21,7 @@ func main() {
 	// `go vet -vettool=$(command -v idemcheck)` (and `idemcheck lint`,
 	// which drives go vet) call back with the unitchecker protocol.
 	if driver.IsVetToolInvocation(os.Args[1:]) {
-		if len(os.Args) == 2 && os.Args[1] == "-V=full" {
-			line, err := driver.VersionLine()
-			if err == nil {
-				fmt.Println(line)
-				os.Exit(0)
-			}
-		}
-		unitchecker.Main(suite.Analyzers()...) // does not return
+		driver.VetToolMain(os.Args[1:], suite.Analyzers()) // does not return
 	}
 	os.Exit(cmd.Execute(cmd.BuildInfo{Version: version, Commit: commit, Date: date}, iostreams.System()))
 }

@@ -1,15 +1,18 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/driver"
+	"github.com/idemcheck/idemcheck/analyzer/filter"
 	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
@@ -29,6 +32,10 @@ type LintOptions struct {
 	AnalyzerFlags []string // extra flags for the vet tool (-IDEM001.keypattern=…)
 	Dir           string   // working directory; "" is the current one
 	Tool          string   // vet tool executable; "" is idemcheck itself
+	Env           []string // extra environment for go (KEY=VALUE); tests set GOCACHE
+	NewFromRev    string   // report only findings on lines changed since this git revision
+	Baseline      string   // baseline file of accepted findings
+	WriteBaseline bool     // write Baseline from this run's findings instead of honouring it
 	Version       string
 }
 
@@ -44,8 +51,10 @@ transport's message id, attempt counters, LLM output), through helpers,
 packages and closures.
 
 lint drives ` + "`go vet -vettool=idemcheck`" + `, so unchanged packages come from the
-build cache. Exit status: 0 no findings, 1 findings, 2 packages that fail to
-load or type-check, or bad flags.`,
+build cache; the verdict does not depend on what earlier runs cached.
+Packages that fail to load or type-check are listed, and the others are
+still analyzed and reported. Exit status: 0 no findings, 1 findings, 2 some
+package not analyzed, or bad flags.`,
 		Example: `  idemcheck lint ./...
   idemcheck lint --format json ./handlers/...
   idemcheck lint --explain IDEM001`,
@@ -65,6 +74,9 @@ load or type-check, or bad flags.`,
 	c.Flags().StringVar(&opts.Tags, "tags", "", "comma-separated build tags")
 	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a rule (e.g. IDEM001) and exit")
 	c.Flags().StringVar(&opts.ConfigPath, "config", "", "configuration file (default: "+config.FileName+" in the working directory or a parent)")
+	c.Flags().StringVar(&opts.NewFromRev, "new-from-rev", "", "report only findings on lines changed since this git revision (e.g. origin/main)")
+	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline file")
+	c.Flags().BoolVar(&opts.WriteBaseline, "write-baseline", false, "record this run's findings in the --baseline file and exit 0")
 	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a flag to the analyzers, e.g. -IDEM001.keypattern=REGEXP (repeatable)")
 	return c
 }
@@ -85,41 +97,126 @@ func lintRun(opts *LintOptions) error {
 	if !ok {
 		return UsageErrorf("unknown --format %q (want %s)", opts.Format, strings.Join(report.FormatNames(), ", "))
 	}
-	for _, f := range opts.AnalyzerFlags {
-		if !strings.HasPrefix(f, "-") {
-			return UsageErrorf("--analyzer-flag %q must start with -", f)
-		}
+	if err := driver.CheckAnalyzerFlags(suite.Analyzers(), opts.AnalyzerFlags); err != nil {
+		return UsageErrorf("--analyzer-flag: %v", err)
 	}
-	cfg, cfgFlags, err := loadLintConfig(opts)
+	if opts.WriteBaseline && opts.Baseline == "" {
+		return UsageErrorf("--write-baseline needs --baseline FILE")
+	}
+	cfg, cfgPath, cfgFlags, err := loadLintConfig(opts)
 	if err != nil {
 		return err
 	}
+	var progress func(done, total int)
 	if opts.IO.IsStderrTTY() {
-		fmt.Fprintln(opts.IO.ErrOut, "idemcheck: analyzing packages with go vet…")
+		progress = terminalProgress(opts.IO.ErrOut)
 	}
-	findings, err := driver.Run(context.Background(), driver.Options{
+	res, err := driver.Run(context.Background(), driver.Options{
 		Dir:           opts.Dir,
 		Patterns:      opts.Patterns,
 		Tags:          opts.Tags,
 		Tests:         opts.Tests,
 		AnalyzerFlags: append(cfgFlags, opts.AnalyzerFlags...),
 		Tool:          opts.Tool,
+		Env:           opts.Env,
+		Progress:      progress,
 	})
+	if progress != nil {
+		fmt.Fprint(opts.IO.ErrOut, "\r\x1b[K")
+	}
 	if err != nil {
-		var le *driver.LoadError
-		if errors.As(err, &le) {
-			fmt.Fprint(opts.IO.ErrOut, strings.TrimRight(le.Output, "\n")+"\n")
-			return &ExitError{Code: ExitUsage, Err: err}
-		}
 		return UsageErrorf("%v", err)
 	}
-	findings = withoutDisabled(findings, cfg)
-	env := report.Env{Styles: ui.New(opts.IO.Out, opts.IO.ColorEnabled()), Rules: suite.Rules(), Version: opts.Version}
-	if err := format.Write(opts.IO.Out, findings, env); err != nil {
+	findings, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
+	if err != nil {
+		return err
+	}
+	if opts.WriteBaseline {
+		return writeBaseline(opts, findings, res.Errors)
+	}
+	result := report.Result{Findings: findings, Errors: res.Errors}
+	env := report.Env{Style: textStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())), Rules: suite.Rules(), Version: opts.Version}
+	if err := format.Write(opts.IO.Out, result, env); err != nil {
 		return UsageErrorf("cannot write findings: %v", err)
 	}
-	if len(findings) > 0 {
+	switch {
+	case !result.Complete():
+		return &ExitError{Code: ExitUsage}
+	case len(result.Findings) > 0:
 		return ErrFindings
 	}
+	return nil
+}
+
+// terminalProgress returns a progress callback that rewrites one stderr
+// line: "analyzing packages 12/340".
+func terminalProgress(w io.Writer) func(done, total int) {
+	return func(done, total int) {
+		fmt.Fprintf(w, "\r\x1b[Kidemcheck: analyzing packages %d/%d", done, total)
+	}
+}
+
+// textStyle decorates report's text format with the ui styles.
+func textStyle(st *ui.Styles) report.Style {
+	return func(p report.Part, text string) string {
+		switch p {
+		case report.PartFile:
+			return st.Title.Render(text)
+		case report.PartPosition, report.PartStep:
+			return st.Muted.Render(text)
+		case report.PartRule, report.PartFail:
+			return st.Fail.Render(text)
+		case report.PartLocation:
+			return st.Code.Render(text)
+		case report.PartPass:
+			return st.Pass.Render(text)
+		case report.PartSummary:
+			return st.Bold.Render(text)
+		}
+		return text
+	}
+}
+
+// adoptionFilters applies, in order, the configuration's exclude globs,
+// --new-from-rev and --baseline (unless it is being written).
+func adoptionFilters(opts *LintOptions, cfg *config.Config, cfgPath string, fs []report.Finding) ([]report.Finding, error) {
+	dir, err := filepath.Abs(cmp.Or(opts.Dir, "."))
+	if err != nil {
+		return nil, UsageErrorf("cannot find the working directory: %v", err)
+	}
+	if cfg != nil && len(cfg.Exclude) > 0 {
+		fs = filter.Exclude(fs, dir, filepath.Dir(cfgPath), cfg.Excluded)
+	}
+	if opts.NewFromRev != "" {
+		if fs, err = filter.NewFromRev(context.Background(), fs, dir, opts.NewFromRev); err != nil {
+			return nil, UsageErrorf("%v", err)
+		}
+	}
+	if opts.Baseline != "" && !opts.WriteBaseline {
+		b, err := filter.ReadBaseline(opts.Baseline)
+		if err != nil {
+			return nil, UsageErrorf("%v", err)
+		}
+		fs = b.Filter(fs, dir)
+	}
+	return fs, nil
+}
+
+// writeBaseline records findings in --baseline. A run that left packages
+// out would record an incomplete baseline, so it writes nothing.
+func writeBaseline(opts *LintOptions, fs []report.Finding, errs []report.PackageError) error {
+	if len(errs) > 0 {
+		_ = report.WriteText(opts.IO.ErrOut, report.Result{Errors: errs}, nil)
+		return UsageErrorf("baseline not written: %d packages were not analyzed", len(errs))
+	}
+	dir, _ := filepath.Abs(cmp.Or(opts.Dir, "."))
+	if err := filter.NewBaseline(fs, dir).WriteFile(opts.Baseline); err != nil {
+		return UsageErrorf("cannot write the baseline: %v", err)
+	}
+	noun := "findings"
+	if len(fs) == 1 {
+		noun = "finding"
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "idemcheck: wrote %d %s to %s\n", len(fs), noun, opts.Baseline)
 	return nil
 }

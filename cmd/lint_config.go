@@ -19,28 +19,28 @@ import (
 // directory upwards, and turns it into analyzer flags for the vet tool.
 // The flags carry the file's content, not its path: go vet keys its cache
 // on the flags, so editing the file re-analyzes every package.
-func loadLintConfig(opts *LintOptions) (*config.Config, []string, error) {
+func loadLintConfig(opts *LintOptions) (*config.Config, string, []string, error) {
 	path := opts.ConfigPath
 	if path == "" {
 		dir := opts.Dir
 		if dir == "" {
 			var err error
 			if dir, err = os.Getwd(); err != nil {
-				return nil, nil, UsageErrorf("cannot find the working directory: %v", err)
+				return nil, "", nil, UsageErrorf("cannot find the working directory: %v", err)
 			}
 		}
 		found, err := config.Find(dir)
 		if err != nil {
-			return nil, nil, UsageErrorf("looking for %s: %v", config.FileName, err)
+			return nil, "", nil, UsageErrorf("looking for %s: %v", config.FileName, err)
 		}
 		if found == "" {
-			return nil, nil, nil
+			return nil, "", nil, nil
 		}
 		path = found
 	}
 	cfg, data, err := config.Load(path)
 	if err != nil {
-		return nil, nil, UsageErrorf("%v", err)
+		return nil, "", nil, UsageErrorf("%v", err)
 	}
 	value := config.Encode(data)
 	var flags []string
@@ -49,7 +49,7 @@ func loadLintConfig(opts *LintOptions) (*config.Config, []string, error) {
 			flags = append(flags, fmt.Sprintf("-%s.%s=%s", a.Name, config.FlagName, value))
 		}
 	}
-	return cfg, flags, nil
+	return cfg, path, flags, nil
 }
 
 // withoutDisabled drops findings of rules the configuration turns off

@@ -5,9 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
-
-	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/idemcheck/idemcheck/analyzer/driver"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
@@ -18,7 +17,7 @@ import (
 // tested end to end through the real go vet protocol.
 func TestMain(m *testing.M) {
 	if driver.IsVetToolInvocation(os.Args[1:]) {
-		unitchecker.Main(suite.Analyzers()...)
+		driver.VetToolMain(os.Args[1:], suite.Analyzers())
 	}
 	os.Exit(m.Run())
 }
@@ -168,20 +167,133 @@ func TestLintClean(t *testing.T) {
 	}
 }
 
-func TestLintTypeErrors(t *testing.T) {
+// libGo has a finding in a package that appGo imports, with a helper
+// whose fresh result reaches app only through a fact.
+const libGo = `package lib
+
+import (
+	"fmt"
+	"time"
+)
+
+type Req struct{ IdempotencyKey string }
+
+func Fresh() string { return fmt.Sprint(time.Now().UnixNano()) }
+
+func Charge(order string) Req { return Req{IdempotencyKey: order + Fresh()} }
+`
+
+const appGo = `package app
+
+import "example.com/m/lib"
+
+func Pay() lib.Req { return lib.Req{IdempotencyKey: "pay-" + lib.Fresh()} }
+`
+
+// TestLintVerdictIndependentOfCache lints a package first as a dependency
+// and then as a root (and the reverse) in one build cache, and compares
+// with a cold one: go vet caches a dependency-only run under the same key
+// as a root run, which once made the second run print "no findings".
+//
+// Each order runs on its own copy of the module. go keys a package's cache
+// entries by its directory, so a fresh copy is a cold cache for its
+// packages (the standard library's entries, warm or not, are the same for
+// both), and each order's first run is the cold reference for the other
+// order's second run.
+func TestLintVerdictIndependentOfCache(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
-	dir := writeModule(t, map[string]string{"bad/bad.go": "package bad\n\nfunc F() int { return \"x\" }\n"})
-	out, errOut, err := runLint(t, &LintOptions{Dir: dir})
-	if exitCode(err) != ExitUsage {
-		t.Fatalf("exit = %d (%v), want 2", exitCode(err), err)
+	lintIn := func(dir, pattern string) string {
+		out, _, err := runLint(t, &LintOptions{Dir: dir, Format: "json", Patterns: []string{pattern}})
+		if exitCode(err) != ExitFinding {
+			t.Errorf("lint %s: exit %d (%v)\n%s", pattern, exitCode(err), err, out)
+		}
+		return out
 	}
-	if !strings.Contains(errOut, "bad/bad.go:3") || !strings.Contains(err.Error(), "type-check") {
-		t.Errorf("stderr = %q, err = %v", errOut, err)
+	orders := [][]string{{"./app", "./lib"}, {"./lib", "./app"}}
+	outs := make([][]string, len(orders))
+	var wg sync.WaitGroup
+	for i, order := range orders {
+		dir := writeModule(t, map[string]string{"lib/lib.go": libGo, "app/app.go": appGo})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, p := range order {
+				outs[i] = append(outs[i], lintIn(dir, p))
+			}
+		}()
 	}
-	if out != "" {
-		t.Errorf("stdout = %q, want nothing", out)
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	cold := map[string]string{"./app": outs[0][0], "./lib": outs[1][0]}
+	if !strings.Contains(cold["./lib"], `"file": "lib/lib.go"`) || strings.Contains(cold["./lib"], `"file": "app/app.go"`) ||
+		!strings.Contains(cold["./app"], `"file": "app/app.go"`) || strings.Contains(cold["./app"], `"file": "lib/lib.go"`) {
+		t.Fatalf("cold runs report the wrong packages:\n./lib: %s\n./app: %s", cold["./lib"], cold["./app"])
+	}
+	for i, order := range orders {
+		if got, want := outs[i][1], cold[order[1]]; got != want {
+			t.Errorf("lint %s after lint %s differs from a cold cache:\n%s\nwant:\n%s", order[1], order[0], got, want)
+		}
+	}
+}
+
+// TestLintPartialLoad: packages that do not load or type-check are listed
+// once, in every format, and the others' findings are still printed (exit
+// 2). A test file importing a module go.mod lacks breaks nothing without
+// --tests.
+func TestLintPartialLoad(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	missingTest := "package pay\n\nimport (\n\t\"testing\"\n\n\t\"github.com/nobody/missing\"\n)\n\nfunc TestX(t *testing.T) { missing.Do() }\n"
+	dir := writeModule(t, map[string]string{
+		"pay/pay.go":          payGo,
+		"pay/missing_test.go": missingTest,
+		"bad/bad.go":          "package bad\n\nfunc F() int { return \"x\" }\n",
+		"usesbad/u.go":        "package usesbad\n\nimport \"example.com/m/bad\"\n\nvar X = bad.F()\n",
+		"gone/gone.go":        "package gone\n\nimport \"github.com/nobody/missing\"\n\nvar X = missing.Y\n",
+	})
+
+	out, _, err := runLint(t, &LintOptions{Dir: dir, Patterns: []string{"./pay"}})
+	if exitCode(err) != ExitFinding || !strings.Contains(out, "pay/pay.go") {
+		t.Errorf("a test file importing a missing module broke lint without --tests: exit %d\n%s", exitCode(err), out)
+	}
+
+	for _, format := range []string{"text", "json", "sarif", "github"} {
+		t.Run(format, func(t *testing.T) {
+			out, errOut, err := runLint(t, &LintOptions{Dir: dir, Format: format})
+			if exitCode(err) != ExitUsage {
+				t.Fatalf("exit = %d (%v), want 2\n%s", exitCode(err), err, out)
+			}
+			if !strings.Contains(out, "pay/pay.go") || !strings.Contains(out, "IDEM001") {
+				t.Errorf("the finding in pay is missing:\n%s", out)
+			}
+			for _, want := range []string{`bad.go:3:23: cannot use \"x\"`, "no required module provides package github.com/nobody/missing", "example.com/m/usesbad"} {
+				if format == "text" || format == "github" {
+					want = strings.ReplaceAll(want, `\"`, `"`)
+				}
+				if n := strings.Count(out, want); n != 1 {
+					t.Errorf("%q listed %d times, want once:\n%s", want, n, out)
+				}
+			}
+			if format == "json" {
+				var doc struct {
+					Findings []any
+					Errors   []struct{ Package, Message string }
+				}
+				if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Findings) != 1 || len(doc.Errors) < 2 {
+					t.Errorf("json: %v %+v", err, doc)
+				}
+			}
+			if errOut != "" {
+				t.Errorf("stderr = %q", errOut)
+			}
+		})
 	}
 }
 
@@ -226,5 +338,37 @@ func TestLintTags(t *testing.T) {
 	out, _, err := runLint(t, &LintOptions{Dir: dir, Format: "json", Tags: "integration"})
 	if exitCode(err) != ExitFinding || !strings.Contains(out, "pay/tagged.go") {
 		t.Errorf("--tags integration: exit %d, out:\n%s", exitCode(err), out)
+	}
+}
+
+// TestLintMessages: outside a module, one line naming go.mod and what to
+// do; a bad --analyzer-flag, one line without go vet's usage text.
+func TestLintMessages(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := runLint(t, &LintOptions{Dir: dir})
+	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "no go.mod in "+dir) || !strings.Contains(err.Error(), "go mod init") {
+		t.Errorf("outside a module: %v", err)
+	}
+	_, _, err = runLint(t, &LintOptions{Dir: dir, AnalyzerFlags: []string{"-IDEM001.keypatern=x"}})
+	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "did you mean -IDEM001.keypattern?") {
+		t.Errorf("bad analyzer flag: %v", err)
+	}
+}
+
+// TestLintProgress: on a terminal, stderr counts packages up to the total.
+func TestLintProgress(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir := writeModule(t, map[string]string{"lib/lib.go": libGo, "app/app.go": appGo})
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetStderrTTY(true)
+	opts := &LintOptions{IO: ios, Dir: dir, Format: "json", Tool: tool(t)}
+	if err := lintRun(opts); exitCode(err) != ExitFinding {
+		t.Fatalf("exit %d (%v)", exitCode(err), err)
+	}
+	if !strings.Contains(errOut.String(), "analyzing packages 0/2") || !strings.Contains(errOut.String(), "analyzing packages 2/2") {
+		t.Errorf("progress = %q", errOut.String())
 	}
 }

@@ -37,6 +37,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -63,8 +64,16 @@ type Config struct {
 	TenantColumns []string  `yaml:"tenant_columns" json:"tenant_columns,omitempty"`
 	Disable       []string  `yaml:"disable" json:"disable,omitempty"`
 
+	// Exclude are path globs (relative to the directory of the file; "**"
+	// spans directories) whose findings lint drops.
+	Exclude []string `yaml:"exclude" json:"exclude,omitempty"`
+	// IncludeGenerated reports findings in generated files ("// Code
+	// generated … DO NOT EDIT."), which are skipped by default.
+	IncludeGenerated bool `yaml:"include_generated" json:"include_generated,omitempty"`
+
 	keyName *regexp.Regexp
 	tables  []*regexp.Regexp
+	exclude []*regexp.Regexp
 }
 
 // Pattern names a function or a field. Package is an import path (empty:
@@ -109,8 +118,15 @@ func Parse(data []byte) (*Config, error) {
 // Compile validates c and prepares its patterns. Parse calls it; callers
 // that fill a Config themselves (the golangci-lint plugin) must too.
 func (c *Config) Compile() error {
-	c.keyName, c.tables = nil, nil
+	c.keyName, c.tables, c.exclude = nil, nil, nil
 	var err error
+	for _, g := range c.Exclude {
+		re, err := globRegexp(g)
+		if err != nil {
+			return fmt.Errorf("invalid config: exclude: %q: %v", g, err)
+		}
+		c.exclude = append(c.exclude, re)
+	}
 	if c.KeyName != "" {
 		if c.keyName, err = regexp.Compile(c.KeyName); err != nil {
 			return fmt.Errorf("invalid config: key_name: %v", err)
@@ -250,6 +266,66 @@ func (p Pattern) matchPackage(pkgPath string) bool {
 	prefix, ok := strings.CutSuffix(p.Package, "/...")
 	return ok && (pkgPath == prefix || strings.HasPrefix(pkgPath, prefix+"/"))
 }
+
+// Excluded reports whether a file, given by its slash-separated path
+// relative to the configuration file's directory, matches an exclude glob,
+// itself or through one of its parent directories ("gen" excludes
+// gen/a/b.go).
+func (c *Config) Excluded(rel string) bool {
+	if c == nil {
+		return false
+	}
+	for _, re := range c.exclude {
+		for p := rel; p != "." && p != "/" && p != ""; p = path.Dir(p) {
+			if re.MatchString(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// globRegexp translates a path glob: "*" and "?" stay inside one path
+// element, "**" spans any number of them, [...] is a character class.
+func globRegexp(glob string) (*regexp.Regexp, error) {
+	if _, err := path.Match(strings.ReplaceAll(glob, "**", "*"), ""); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(glob); i++ {
+		switch ch := glob[i]; {
+		case strings.HasPrefix(glob[i:], "**/"):
+			b.WriteString("(?:.*/)?")
+			i += 2
+		case strings.HasPrefix(glob[i:], "**"):
+			b.WriteString(".*")
+			i++
+		case ch == '*':
+			b.WriteString("[^/]*")
+		case ch == '?':
+			b.WriteString("[^/]")
+		case ch == '[':
+			j := strings.IndexByte(glob[i:], ']')
+			class := glob[i+1 : i+j]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + class + "]")
+			i += j
+		case ch == '\\' && i+1 < len(glob):
+			i++
+			b.WriteString(regexp.QuoteMeta(glob[i : i+1]))
+		default:
+			b.WriteString(regexp.QuoteMeta(string(ch)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(strings.TrimPrefix(b.String(), "^./"))
+}
+
+// IncludesGenerated reports whether findings in generated files are kept.
+func (c *Config) IncludesGenerated() bool { return c != nil && c.IncludeGenerated }
 
 // Disabled reports whether rule id is turned off.
 func (c *Config) Disabled(id string) bool {

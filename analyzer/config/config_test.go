@@ -140,6 +140,26 @@ func TestFlagRoundTripAndHooks(t *testing.T) {
 	}
 }
 
+func TestExcludeGlobs(t *testing.T) {
+	c, err := Parse([]byte("exclude: [gen, '**/*_mock.go', 'internal/*/legacy.go', 'cmd/[ab]*/x.go']\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{
+		"gen/a/b.go": true, "gen": true, "x/gen/b.go": false, "generated/b.go": false,
+		"pay_mock.go": true, "a/b/pay_mock.go": true, "a/pay.go": false,
+		"internal/pay/legacy.go": true, "internal/pay/sub/legacy.go": false,
+		"cmd/app/x.go": true, "cmd/cli/x.go": false,
+	} {
+		if got := c.Excluded(p); got != want {
+			t.Errorf("Excluded(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if _, err := Parse([]byte("exclude: ['[']\n")); err == nil {
+		t.Error("a malformed glob was accepted")
+	}
+}
+
 func TestParseErrorsSpeakYAML(t *testing.T) {
 	for in, want := range map[string]string{
 		"disabel: [IDEM005]\n":     `line 1: unknown key "disabel" (did you mean "disable"?)`,

@@ -2,8 +2,13 @@
 // `go vet -vettool=<idemcheck> -json`. go vet brings the build cache (an
 // unchanged package is not analyzed again), per-package parallelism and
 // the go command's own package loading; idemcheck answers go vet through
-// the unitchecker protocol (see IsVetToolInvocation) and this package
-// turns vet's JSON into report.Findings.
+// the unitchecker protocol (see VetToolMain) and this package turns vet's
+// JSON into report.Findings.
+//
+// Two things make the verdict trustworthy: every package's diagnostics are
+// computed and cached the same way whether it is a root or a dependency
+// (see everyPackageFlag), and packages that do not load are listed by
+// `go list -e` first and left out, so the others are still analyzed.
 package driver
 
 import (
@@ -13,10 +18,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,27 +34,245 @@ type Options struct {
 	Dir           string   // working directory; "" means the current one
 	Patterns      []string // package patterns; default ./...
 	Tags          string   // build tags, comma-separated
-	Tests         bool     // report findings in _test.go files too
+	Tests         bool     // analyze and report _test.go files too
 	AnalyzerFlags []string // passed to the vet tool, e.g. -IDEM001.keypattern=…
 	Tool          string   // the vet tool; default os.Executable()
 	Go            string   // the go command; default "go"
 	Env           []string // extra environment, KEY=VALUE
+
+	// Progress, when set, is called as packages finish: done of total
+	// non-standard packages (dependencies included).
+	Progress func(done, total int)
 }
 
-// LoadError reports packages that failed to load or type-check; Output is
-// what the go command said.
-type LoadError struct {
-	Output string
+// PackageError is a package that failed to load, parse or type-check.
+type PackageError = report.PackageError
+
+// Result is what a run found: the findings of every package that could be
+// analyzed, and the errors of those that could not.
+type Result struct {
+	Findings []report.Finding
+	Errors   []PackageError
 }
 
-func (e *LoadError) Error() string {
-	lines := strings.Split(strings.TrimSpace(e.Output), "\n")
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return "packages failed to load or type-check: " + l
+func (o Options) patterns() []string {
+	if len(o.Patterns) == 0 {
+		return []string{"./..."}
+	}
+	return o.Patterns
+}
+
+func (o Options) env() []string { return append(os.Environ(), o.Env...) }
+
+// Run analyzes the packages that load and returns their findings, sorted
+// and without duplicates, with file names relative to the working
+// directory, plus one PackageError per package that does not load. The
+// result does not depend on what earlier runs left in go's build cache.
+// The error is for runs that could not analyze anything.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	tool := opts.Tool
+	if tool == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("cannot find the idemcheck executable for go vet: %w", err)
+		}
+		tool = exe
+	}
+	goCmd := opts.Go
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	dir, _ = filepath.Abs(dir)
+
+	p, err := list(ctx, opts, goCmd, dir)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Errors: p.errors, Findings: []report.Finding{}}
+	if len(p.roots) == 0 {
+		return res, nil
+	}
+	tmp, err := os.MkdirTemp("", "idemcheck-lint-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+
+	args := []string{"vet", "-vettool=" + tool, "-json", "-" + everyPackageFlag}
+	if opts.Tags != "" {
+		args = append(args, "-tags="+opts.Tags)
+	}
+	if len(p.testDels) > 0 {
+		overlay, err := hideFiles(tmp, p.testDels)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "-overlay="+overlay)
+	}
+	args = append(args, opts.AnalyzerFlags...)
+	args = append(args, "--")
+	for _, r := range p.roots {
+		args = append(args, r.ImportPath)
+	}
+
+	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd.Dir = opts.Dir
+	cmd.Env = opts.env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot run go vet: %w", err)
+	}
+	progress := opts.Progress
+	if progress != nil {
+		progress(0, p.total)
+		inner := progress
+		progress = func(done, _ int) { inner(min(done, p.total), p.total) }
+	}
+	findings, analysisErrors, seen, parseErr := parse(stdout, dir, p.rootSet, progress)
+	if parseErr != nil {
+		io.Copy(io.Discard, stdout)
+	}
+	runErr := cmd.Wait()
+	if parseErr != nil {
+		return nil, parseErr
+	}
+	if runErr != nil {
+		var exitErr *exec.ExitError
+		if !errors.As(runErr, &exitErr) {
+			return nil, fmt.Errorf("cannot run go vet: %w", runErr)
+		}
+		// With -json, diagnostics do not fail go vet: a failure is a
+		// package that does not load, parse or type-check.
+		res.Errors = append(res.Errors, vetErrors(stderr.String(), dir)...)
+	}
+	res.Errors = append(res.Errors, analysisErrors...)
+	// go vet skips, silently, a package whose dependency failed; with
+	// everyPackageFlag every analyzed package prints output, so a root
+	// without any was not analyzed.
+	failed := map[string]bool{}
+	for _, e := range res.Errors {
+		failed[e.Package] = true
+	}
+	for _, r := range p.roots {
+		if !seen[r.ImportPath] && !failed[r.ImportPath] {
+			msg := "not analyzed: go vet did not run on it"
+			if len(res.Errors) > 0 {
+				msg = "not analyzed: a package it imports failed (listed above)"
+			}
+			res.Errors = append(res.Errors, PackageError{Package: r.ImportPath, Message: msg})
 		}
 	}
-	return "packages failed to load or type-check"
+	res.Errors = dedupErrors(res.Errors)
+
+	if !opts.Tests {
+		kept := findings[:0]
+		for _, f := range findings {
+			if !strings.HasSuffix(f.File, "_test.go") {
+				kept = append(kept, f)
+			}
+		}
+		findings = kept
+	}
+	report.Sort(findings)
+	res.Findings = report.Dedup(findings)
+	return res, nil
+}
+
+// hideFiles writes a go build overlay that deletes files, and returns its
+// path. Without --tests, lint hides test files from go vet: a test file
+// that imports a module go.mod lacks then cannot stop the package's own
+// files from being analyzed, and there is less to analyze.
+func hideFiles(dir string, files []string) (string, error) {
+	overlay := struct{ Replace map[string]string }{Replace: map[string]string{}}
+	for _, f := range files {
+		overlay.Replace[f] = ""
+	}
+	data, err := json.Marshal(overlay)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "overlay.json")
+	return path, os.WriteFile(path, data, 0o644)
+}
+
+// vetErrors turns go vet's stderr into one PackageError per package block
+// ("# pkg" then its messages); lines outside a block stand alone.
+func vetErrors(stderr, dir string) []PackageError {
+	var out []PackageError
+	var cur *PackageError
+	for _, line := range strings.Split(stderr, "\n") {
+		switch {
+		case strings.TrimSpace(line) == "":
+			continue
+		case strings.HasPrefix(line, "# "):
+			out = append(out, PackageError{Package: strings.TrimSpace(line[2:])})
+			cur = &out[len(out)-1]
+		case cur != nil && !strings.HasPrefix(line, "go: "):
+			msg := strings.TrimSpace(line)
+			if cur.Message != "" {
+				cur.Message += "\n"
+			}
+			cur.Message += relativize(msg, dir)
+		default:
+			cur = nil
+			out = append(out, PackageError{Message: strings.TrimSpace(line)})
+		}
+	}
+	kept := out[:0]
+	for _, e := range out {
+		if e.Message != "" {
+			e.Package = strings.TrimSuffix(strings.SplitN(e.Package, " [", 2)[0], "_test")
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
+
+// relativize shortens absolute file names under dir at the start of a
+// compiler message ("/abs/dir/x.go:3:1: …").
+func relativize(msg, dir string) string {
+	if dir == "" || !strings.HasPrefix(msg, dir+string(filepath.Separator)) {
+		return msg
+	}
+	return filepath.ToSlash(msg[len(dir)+1:])
+}
+
+func dedupErrors(es []PackageError) []PackageError {
+	seen := map[string]bool{}
+	out := es[:0]
+	for _, e := range es {
+		k := e.Package + "\x00" + e.Message
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// rootOf returns the import path a go vet unit ID belongs to: the package
+// itself for "p" and "p [p.test]", and p for its external test package
+// "p_test [p.test]".
+func rootOf(id string, roots map[string]bool) (string, bool) {
+	base, variant, _ := strings.Cut(id, " [")
+	if roots[base] {
+		return base, true
+	}
+	if variant != "" {
+		if p := strings.TrimSuffix(base, "_test"); p != base && roots[p] {
+			return p, true
+		}
+	}
+	return base, false
 }
 
 // vetDiagnostic is one entry of go vet's -json output (the JSONDiagnostic
@@ -63,107 +287,47 @@ type vetDiagnostic struct {
 	} `json:"related"`
 }
 
-// Run analyzes the packages and returns the findings, sorted and without
-// duplicates, with file names relative to the working directory.
-func Run(ctx context.Context, opts Options) ([]report.Finding, error) {
-	tool := opts.Tool
-	if tool == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("cannot find the idemcheck executable for go vet: %w", err)
-		}
-		tool = exe
-	}
-	goCmd := opts.Go
-	if goCmd == "" {
-		goCmd = "go"
-	}
-	patterns := opts.Patterns
-	if len(patterns) == 0 {
-		patterns = []string{"./..."}
-	}
-	args := []string{"vet", "-vettool=" + tool, "-json"}
-	if opts.Tags != "" {
-		args = append(args, "-tags="+opts.Tags)
-	}
-	args = append(args, opts.AnalyzerFlags...)
-	args = append(args, "--")
-	args = append(args, patterns...)
-
-	cmd := exec.CommandContext(ctx, goCmd, args...)
-	cmd.Dir = opts.Dir
-	cmd.Env = append(os.Environ(), opts.Env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	if runErr != nil {
-		var exitErr *exec.ExitError
-		if !errors.As(runErr, &exitErr) {
-			return nil, fmt.Errorf("cannot run go vet: %w", runErr)
-		}
-		// With -json, diagnostics do not fail go vet: a failure is a
-		// package that does not load, parse or type-check.
-		return nil, &LoadError{Output: stderr.String()}
-	}
-
-	dir := opts.Dir
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	dir, _ = filepath.Abs(dir)
-	findings, err := parse(&stdout, dir)
-	if err != nil {
-		return nil, err
-	}
-	if !opts.Tests {
-		kept := findings[:0]
-		for _, f := range findings {
-			if !strings.HasSuffix(f.File, "_test.go") {
-				kept = append(kept, f)
-			}
-		}
-		findings = kept
-	}
-	report.Sort(findings)
-	return report.Dedup(findings), nil
-}
-
-// parse reads the stream of JSON objects go vet prints, one per package:
-// {"pkgpath": {"analyzer": [diagnostics] | {"error": "…"}}}.
-func parse(r io.Reader, dir string) ([]report.Finding, error) {
+// parse reads the stream of JSON objects go vet prints, one per analyzed
+// unit: {"unit id": {"analyzer": [diagnostics] | {"error": "…"}}}. It keeps
+// the diagnostics of roots (all units when roots is nil) and calls
+// progress, if set, after each unit.
+func parse(r io.Reader, dir string, roots map[string]bool, progress func(done, total int)) ([]report.Finding, []PackageError, map[string]bool, error) {
 	dec := json.NewDecoder(r)
 	var findings []report.Finding
-	var analysisErrors []string
+	var analysisErrors []PackageError
+	seen := map[string]bool{}
+	done := 0
 	for {
 		var tree map[string]map[string]json.RawMessage
 		if err := dec.Decode(&tree); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, fmt.Errorf("cannot read go vet output: %w", err)
+			return nil, nil, nil, fmt.Errorf("cannot read go vet output: %w", err)
 		}
-		pkgs := make([]string, 0, len(tree))
-		for p := range tree {
-			pkgs = append(pkgs, p)
+		done++
+		if progress != nil {
+			progress(done, 0)
 		}
-		sort.Strings(pkgs)
-		for _, pkg := range pkgs {
-			names := make([]string, 0, len(tree[pkg]))
-			for n := range tree[pkg] {
-				names = append(names, n)
+		for _, id := range slices.Sorted(maps.Keys(tree)) {
+			pkg, isRoot := rootOf(id, roots)
+			if _, ok := tree[id][unitMarkerName]; ok {
+				seen[pkg] = true
 			}
-			sort.Strings(names)
-			for _, name := range names {
-				raw := tree[pkg][name]
+			for _, name := range slices.Sorted(maps.Keys(tree[id])) {
+				raw := tree[id][name]
 				var diags []vetDiagnostic
 				if err := json.Unmarshal(raw, &diags); err != nil {
 					var e struct {
 						Error string `json:"error"`
 					}
 					if json.Unmarshal(raw, &e) == nil && e.Error != "" {
-						analysisErrors = append(analysisErrors, fmt.Sprintf("%s: %s: %s", pkg, name, e.Error))
+						analysisErrors = append(analysisErrors, PackageError{Package: pkg, Message: name + ": " + e.Error})
 						continue
 					}
-					return nil, fmt.Errorf("cannot read go vet output for %s: %w", pkg, err)
+					return nil, nil, nil, fmt.Errorf("cannot read go vet output for %s: %w", id, err)
+				}
+				if roots != nil && !isRoot || name == unitMarkerName {
+					continue
 				}
 				for _, d := range diags {
 					findings = append(findings, toFinding(d, name, dir))
@@ -171,14 +335,9 @@ func parse(r io.Reader, dir string) ([]report.Finding, error) {
 			}
 		}
 	}
-	if len(analysisErrors) > 0 {
-		return nil, &LoadError{Output: strings.Join(analysisErrors, "\n")}
-	}
-	return findings, nil
+	return findings, analysisErrors, seen, nil
 }
 
-// toFinding converts one of go vet's diagnostics; an analyzer is named after
-// its rule, so the analyzer's name is the finding's rule.
 func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
 	rule := d.Category
 	if rule == "" {

@@ -3,6 +3,8 @@ package driver
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 func TestIsVetToolInvocation(t *testing.T) {
@@ -37,7 +39,7 @@ func TestParse(t *testing.T) {
 	}
 }
 `
-	fs, err := parse(strings.NewReader(out), "/work/m")
+	fs, _, _, err := parse(strings.NewReader(out), "/work/m", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +54,36 @@ func TestParse(t *testing.T) {
 		t.Errorf("second finding = %+v", fs[1])
 	}
 
-	_, err = parse(strings.NewReader(`{"p": {"IDEM001": {"error": "boom"}}}`), "/")
-	if _, ok := err.(*LoadError); !ok {
-		t.Errorf("analysis error: got %v, want *LoadError", err)
+	_, errs, _, err := parse(strings.NewReader(`{"p [p.test]": {"IDEM001": {"error": "boom"}}}`), "/", nil, nil)
+	if err != nil || len(errs) != 1 || errs[0].Package != "p" || errs[0].Message != "IDEM001: boom" {
+		t.Errorf("analysis error: got %+v, %v", errs, err)
+	}
+
+	// Only the roots' diagnostics are kept; progress counts every unit.
+	calls := 0
+	fs, _, _, err = parse(strings.NewReader(out), "/work/m", map[string]bool{"example.com/m/other": true}, func(done, _ int) { calls = done })
+	if err != nil || len(fs) != 1 || fs[0].File != "/elsewhere/x.go" || calls != 2 {
+		t.Errorf("roots filter: %+v, %v, progress %d", fs, err, calls)
+	}
+}
+
+func TestRootOf(t *testing.T) {
+	roots := map[string]bool{"m/lib": true}
+	for id, want := range map[string]bool{
+		"m/lib": true, "m/lib [m/lib.test]": true, "m/lib_test [m/lib.test]": true,
+		"m/app": false, "m/lib_test": false, "m/app [m/app.test]": false,
+	} {
+		if _, got := rootOf(id, roots); got != want {
+			t.Errorf("rootOf(%q) = %v", id, got)
+		}
+	}
+}
+
+func TestVetErrors(t *testing.T) {
+	stderr := "# m/bad\nvet: /w/bad/bad.go:3:23: cannot use \"x\"\n# m/bad2 [m/bad2.test]\n/w/bad2/x.go:1:1: expected 'package'\ngo: something else\n"
+	errs := vetErrors(stderr, "/w")
+	if len(errs) != 3 || errs[0].Package != "m/bad" || errs[1].Package != "m/bad2" || errs[1].Message != "bad2/x.go:1:1: expected 'package'" || errs[2].Message != "go: something else" {
+		t.Errorf("vetErrors = %+v", errs)
 	}
 }
 
@@ -84,5 +113,28 @@ func TestVersionLine(t *testing.T) {
 	b, _ := VersionLine()
 	if a != b || !strings.Contains(a, " version devel comments-go-here buildID=") {
 		t.Errorf("VersionLine() = %q, then %q", a, b)
+	}
+}
+
+func TestCheckAnalyzerFlags(t *testing.T) {
+	a := &analysis.Analyzer{Name: "IDEM001", Doc: "d", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+	a.Flags.String("keypattern", "", "")
+	a.Flags.Bool("strict", false, "")
+	as := []*analysis.Analyzer{a}
+	for _, ok := range [][]string{nil, {"-IDEM001.keypattern=x"}, {"--IDEM001.strict"}, {"-IDEM001=false"}} {
+		if err := CheckAnalyzerFlags(as, ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for flags, want := range map[string]string{
+		"-IDEM001.keypatern=x": "did you mean -IDEM001.keypattern?",
+		"IDEM001.keypattern=x": "must start with -",
+		"-IDEM001.keypattern":  "needs a value",
+		"-zzzzzzzzzzzz":        "unknown analyzer flag -zzzzzzzzzzzz;",
+	} {
+		err := CheckAnalyzerFlags(as, []string{flags})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: %v, want one line with %q", flags, err, want)
+		}
 	}
 }

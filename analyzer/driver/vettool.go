@@ -2,11 +2,18 @@ package driver
 
 import (
 	"crypto/sha256"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
 // IsVetToolInvocation reports whether args (without the program name) are
@@ -29,6 +36,95 @@ func IsVetToolInvocation(args []string) bool {
 		}
 	}
 	return true
+}
+
+// everyPackageFlag is the vet tool flag `idemcheck lint` passes to go vet.
+// With it, the tool reports diagnostics for every package it analyzes,
+// including packages go vet analyzes only as dependencies ("VetxOnly").
+//
+// Why: go vet caches a package's result under a key that does not say
+// whether the run was dependency-only. Without the flag, linting ./app
+// (which analyzes ./lib as a dependency, with no diagnostics) caches an
+// empty output for ./lib, and a later `lint ./lib` replays it: "no
+// findings". With the flag, both kinds of run compute and cache the same
+// output, and the driver keeps the diagnostics of the packages it was
+// asked about. The flag is part of go vet's cache key, so plain
+// `go vet -vettool` runs (without it) never share entries with lint.
+const everyPackageFlag = "idemcheck.every-package"
+
+// VetToolMain answers go vet (args are os.Args[1:]) and exits: "-V=full"
+// with VersionLine, anything else through unitchecker with analyzers.
+func VetToolMain(args []string, analyzers []*analysis.Analyzer) {
+	if len(args) == 1 && args[0] == "-V=full" {
+		if line, err := VersionLine(); err == nil {
+			fmt.Println(line)
+			os.Exit(0)
+		}
+	}
+	flag.Bool(everyPackageFlag, false, "report diagnostics of dependency-only packages too (set by idemcheck lint)")
+	if hasBoolFlag(args, everyPackageFlag) {
+		analyzers = append(slices.Clip(analyzers), unitMarker)
+		if cfg, err := reportEveryPackage(args[len(args)-1]); err == nil {
+			os.Args[len(os.Args)-1] = cfg
+		} else {
+			fmt.Fprintf(os.Stderr, "idemcheck: %v\n", err)
+			os.Exit(1)
+		}
+	}
+	unitchecker.Main(analyzers...) // does not return
+}
+
+// unitMarker reports one diagnostic per analyzed package, so that the
+// driver can tell a package with no findings (go vet prints "{}" for it,
+// without its name) from one go vet skipped because a dependency failed.
+var unitMarker = &analysis.Analyzer{
+	Name: unitMarkerName,
+	Doc:  "marks a package as analyzed, for idemcheck lint",
+	Run: func(pass *analysis.Pass) (any, error) {
+		pass.Report(analysis.Diagnostic{Pos: pass.Files[0].Package, Message: "analyzed"})
+		return nil, nil
+	},
+}
+
+const unitMarkerName = "idemcheckunit"
+
+// hasBoolFlag reports whether args set the boolean flag name to true.
+func hasBoolFlag(args []string, name string) bool {
+	for _, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if a == name || a == name+"=true" || a == name+"=1" {
+			return true
+		}
+	}
+	return false
+}
+
+// reportEveryPackage rewrites go vet's unit config so that a package
+// analyzed only for its facts is analyzed for diagnostics too, and returns
+// the new config file. Standard-library packages (no module) stay
+// fact-only: lint never reports them, and they are most of every build.
+func reportEveryPackage(cfgFile string) (string, error) {
+	data, err := os.ReadFile(cfgFile)
+	if err != nil {
+		return "", err
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return "", fmt.Errorf("cannot read go vet config %s: %v", cfgFile, err)
+	}
+	if cfg["VetxOnly"] != true || cfg["ModulePath"] == "" || cfg["ModulePath"] == nil {
+		return cfgFile, nil
+	}
+	cfg["VetxOnly"] = false
+	out, err := json.Marshal(cfg)
+	if err != nil {
+		return "", err
+	}
+	newFile := filepath.Join(filepath.Dir(cfgFile), "idemcheck-vet.cfg")
+	if err := os.WriteFile(newFile, out, 0o644); err != nil {
+		return "", err
+	}
+	return newFile, nil
 }
 
 // VersionLine answers go vet's "-V=full" question, which names the tool

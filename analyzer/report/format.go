@@ -6,22 +6,21 @@ import (
 	"sync"
 
 	"github.com/idemcheck/idemcheck/analyzer/ruledoc"
-	"github.com/idemcheck/idemcheck/internal/ui"
 )
 
-// Env is what a format may need besides the findings.
+// Env is what a format may need besides the result.
 type Env struct {
-	Styles  *ui.Styles     // human styles (text formats)
+	Style   Style          // decoration of the text format; nil is plain
 	Rules   []ruledoc.Rule // documentation of every rule (SARIF)
 	Version string         // idemcheck version (SARIF)
 }
 
-// Format writes findings in one output format, selected by
+// Format writes a Result in one output format, selected by
 // `idemcheck lint --format NAME`.
 type Format struct {
 	Name  string
 	Usage string
-	Write func(w io.Writer, fs []Finding, env Env) error
+	Write func(w io.Writer, r Result, env Env) error
 }
 
 var (
@@ -58,7 +57,7 @@ func FormatNames() []string {
 
 func init() {
 	Register(Format{Name: "text", Usage: "human text grouped by file (styled on a terminal)",
-		Write: func(w io.Writer, fs []Finding, env Env) error { return WriteText(w, fs, env.Styles) }})
-	Register(Format{Name: "json", Usage: `{"findings":[{"rule","file","line","column","message","related":[…]}]}`,
-		Write: func(w io.Writer, fs []Finding, _ Env) error { return WriteJSON(w, fs) }})
+		Write: func(w io.Writer, r Result, env Env) error { return WriteText(w, r, env.Style) }})
+	Register(Format{Name: "json", Usage: `{"findings":[{"rule","file","line","column","message","related":[…]}], "errors":[{"package","message"}]}`,
+		Write: func(w io.Writer, r Result, _ Env) error { return WriteJSON(w, r) }})
 }

@@ -12,10 +12,18 @@ import (
 //
 // The path from source to sink follows the message on extra lines.
 // Values are escaped as the Actions runner expects, so a message cannot
-// end the annotation or inject another command.
-func WriteGitHub(w io.Writer, fs []Finding) error {
+// end the annotation or inject another command. A package that was not
+// analyzed gets an error annotation of its own, titled "not analyzed".
+func WriteGitHub(w io.Writer, r Result) error {
 	var b strings.Builder
-	for _, f := range fs {
+	for _, e := range r.Errors {
+		msg := e.Message
+		if e.Package != "" {
+			msg = e.Package + ": " + msg
+		}
+		fmt.Fprintf(&b, "::error title=%s::%s\n", escapeProperty("idemcheck: package not analyzed"), escapeData(msg))
+	}
+	for _, f := range r.Findings {
 		msg := f.Message
 		for _, r := range f.Related {
 			msg += fmt.Sprintf("\n  %s:%d:%d: %s", r.File, r.Line, r.Column, r.Message)

@@ -12,7 +12,7 @@ func TestWriteGitHub(t *testing.T) {
 		{Rule: "IDEM006", File: "db/a,b:c.go", Line: 2, Column: 1, Message: "insert into intents\r\n::error::injected"},
 	}
 	var buf bytes.Buffer
-	if err := WriteGitHub(&buf, fs); err != nil {
+	if err := WriteGitHub(&buf, Result{Findings: fs}); err != nil {
 		t.Fatal(err)
 	}
 	want := "::error file=handlers/pay.go,line=41,col=9,title=IDEM001::key from uuid.NewString: 100%25 random%0A  handlers/pay.go:33:7: source\n" +

@@ -1,6 +1,7 @@
 // Package report holds lint findings in a driver-independent form and
-// writes them as styled text or as the documented JSON shape. Other
-// formats (SARIF, GitHub annotations) build on the same Finding.
+// writes them as text or as the documented JSON shape. Other formats
+// (SARIF, GitHub annotations) build on the same Result. The package has no
+// styling of its own: a caller that wants colour passes a Style.
 package report
 
 import (
@@ -9,8 +10,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-
-	"github.com/idemcheck/idemcheck/internal/ui"
 )
 
 // Finding is one diagnostic of one rule.
@@ -69,16 +68,36 @@ func Dedup(fs []Finding) []Finding {
 	return out
 }
 
-// JSONDocument is the documented `--format json` shape.
-type JSONDocument struct {
-	Findings []Finding `json:"findings"`
+// PackageError is a package that could not be analyzed: it does not load,
+// parse or type-check, or an analyzer failed on it. Its findings are
+// missing from the Result.
+type PackageError struct {
+	Package string `json:"package,omitempty"` // import path, when known
+	Message string `json:"message"`           // what the go command or analyzer said
 }
 
-// WriteJSON writes {"findings":[…]}, indented, with empty arrays rather
-// than null.
-func WriteJSON(w io.Writer, fs []Finding) error {
-	doc := JSONDocument{Findings: make([]Finding, 0, len(fs))}
-	for _, f := range fs {
+// Result is one lint run: the findings of the packages that were analyzed
+// and the errors of those that were not.
+type Result struct {
+	Findings []Finding
+	Errors   []PackageError
+}
+
+// Complete reports whether every package was analyzed.
+func (r Result) Complete() bool { return len(r.Errors) == 0 }
+
+// JSONDocument is the documented `--format json` shape. "errors" is
+// present only when some package could not be analyzed.
+type JSONDocument struct {
+	Findings []Finding      `json:"findings"`
+	Errors   []PackageError `json:"errors,omitempty"`
+}
+
+// WriteJSON writes {"findings":[…]} (and "errors":[…] when some package
+// was not analyzed), indented, with empty arrays rather than null.
+func WriteJSON(w io.Writer, r Result) error {
+	doc := JSONDocument{Findings: make([]Finding, 0, len(r.Findings)), Errors: r.Errors}
+	for _, f := range r.Findings {
 		if f.Related == nil {
 			f.Related = []Related{}
 		}
@@ -90,12 +109,65 @@ func WriteJSON(w io.Writer, fs []Finding) error {
 	return enc.Encode(doc)
 }
 
-// WriteText writes findings grouped by file: each finding's position,
-// rule and message, then its source → sink path, and a summary count.
-func WriteText(w io.Writer, fs []Finding, st *ui.Styles) error {
+// Part names a piece of the text output a Style may decorate.
+type Part int
+
+// The parts of the text output.
+const (
+	PartFile     Part = iota // a file heading
+	PartPosition             // line:column of a finding or step
+	PartRule                 // the rule ID
+	PartStep                 // the arrow before a path step
+	PartLocation             // a path step's location
+	PartPass                 // the pass mark
+	PartFail                 // the fail mark
+	PartSummary              // the closing count
+)
+
+// Style decorates text output, e.g. with terminal colours. nil is plain.
+type Style func(p Part, text string) string
+
+func (s Style) render(p Part, text string) string {
+	if s == nil {
+		return text
+	}
+	return s(p, text)
+}
+
+// The marks of the text summary line.
+const (
+	PassMark = "✓"
+	FailMark = "✗"
+)
+
+// WriteText writes the packages that were not analyzed, then the findings
+// grouped by file (position, rule, message, then the source → sink path),
+// and a summary. It never says "no findings" about a run that left
+// packages out.
+func WriteText(w io.Writer, r Result, st Style) error {
 	var b strings.Builder
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(&b, "%s %s\n", st.render(PartFail, FailMark), st.render(PartSummary, plural(len(r.Errors), "package", "packages")+" not analyzed, so their findings are missing:"))
+		for _, e := range r.Errors {
+			lines := strings.Split(e.Message, "\n")
+			if e.Package != "" {
+				fmt.Fprintf(&b, "  %s: %s\n", st.render(PartFile, e.Package), lines[0])
+			} else {
+				fmt.Fprintf(&b, "  %s\n", lines[0])
+			}
+			for _, l := range lines[1:] {
+				fmt.Fprintf(&b, "    %s\n", l)
+			}
+		}
+		b.WriteString("\n")
+	}
+	fs := r.Findings
 	if len(fs) == 0 {
-		fmt.Fprintf(&b, "%s %s\n", st.Pass.Render(st.PassMark), "no findings")
+		if len(r.Errors) == 0 {
+			fmt.Fprintf(&b, "%s %s\n", st.render(PartPass, PassMark), "no findings")
+		} else {
+			fmt.Fprintf(&b, "%s %s\n", st.render(PartFail, FailMark), st.render(PartSummary, "no findings in the packages that were analyzed; the others are listed above"))
+		}
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
@@ -105,31 +177,34 @@ func WriteText(w io.Writer, fs []Finding, st *ui.Styles) error {
 			if i > 0 {
 				b.WriteString("\n")
 			}
-			b.WriteString(st.Title.Render(f.File) + "\n")
+			b.WriteString(st.render(PartFile, f.File) + "\n")
 			files++
 		}
-		fmt.Fprintf(&b, "  %s %s %s\n", st.Muted.Render(fmt.Sprintf("%d:%d", f.Line, f.Column)), st.Fail.Render(f.Rule), f.Message)
-		for j, r := range f.Related {
+		fmt.Fprintf(&b, "  %s %s %s\n", st.render(PartPosition, fmt.Sprintf("%d:%d", f.Line, f.Column)), st.render(PartRule, f.Rule), f.Message)
+		for j, rel := range f.Related {
 			arrow := "→"
 			if j == 0 {
 				arrow = "•"
 			}
-			loc := fmt.Sprintf("%s:%d:%d", r.File, r.Line, r.Column)
-			if r.File == f.File {
-				loc = fmt.Sprintf("%d:%d", r.Line, r.Column)
+			loc := fmt.Sprintf("%s:%d:%d", rel.File, rel.Line, rel.Column)
+			if rel.File == f.File {
+				loc = fmt.Sprintf("%d:%d", rel.Line, rel.Column)
 			}
-			fmt.Fprintf(&b, "      %s %s %s\n", st.Muted.Render(arrow), st.Code.Render(loc), r.Message)
+			fmt.Fprintf(&b, "      %s %s %s\n", st.render(PartStep, arrow), st.render(PartLocation, loc), rel.Message)
 		}
 	}
-	noun := "findings"
-	if len(fs) == 1 {
-		noun = "finding"
+	summary := fmt.Sprintf("%s in %s", plural(len(fs), "finding", "findings"), plural(files, "file", "files"))
+	if len(r.Errors) > 0 {
+		summary += "; " + plural(len(r.Errors), "package", "packages") + " not analyzed"
 	}
-	fileNoun := "files"
-	if files == 1 {
-		fileNoun = "file"
-	}
-	fmt.Fprintf(&b, "\n%s %s\n", st.Fail.Render(st.FailMark), st.Bold.Render(fmt.Sprintf("%d %s in %d %s", len(fs), noun, files, fileNoun)))
+	fmt.Fprintf(&b, "\n%s %s\n", st.render(PartFail, FailMark), st.render(PartSummary, summary))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

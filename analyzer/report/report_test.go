@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/idemcheck/idemcheck/internal/ui"
 )
 
 func sample() []Finding {
@@ -30,7 +28,7 @@ func TestSortDedup(t *testing.T) {
 
 func TestWriteJSON(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, sample()[:1]); err != nil {
+	if err := WriteJSON(&buf, Result{Findings: sample()[:1]}); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string][]map[string]any
@@ -48,7 +46,7 @@ func TestWriteJSON(t *testing.T) {
 	}
 
 	buf.Reset()
-	if err := WriteJSON(&buf, nil); err != nil {
+	if err := WriteJSON(&buf, Result{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.TrimSpace(buf.String()) != "{\n  \"findings\": []\n}" {
@@ -61,7 +59,7 @@ func TestWriteText(t *testing.T) {
 	Sort(fs)
 	fs = Dedup(fs)
 	var buf bytes.Buffer
-	if err := WriteText(&buf, fs, ui.New(&buf, false)); err != nil {
+	if err := WriteText(&buf, Result{Findings: fs}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := `a/pay.go
@@ -78,8 +76,39 @@ b/pay.go
 		t.Errorf("text =\n%s\nwant\n%s", buf.String(), want)
 	}
 	buf.Reset()
-	_ = WriteText(&buf, nil, ui.New(&buf, false))
+	_ = WriteText(&buf, Result{}, nil)
 	if !strings.Contains(buf.String(), "no findings") {
 		t.Errorf("empty text = %q", buf.String())
+	}
+}
+
+// TestFormatsListErrors: every format prints the findings of a partial run
+// and lists each package that was not analyzed once; text never says
+// "no findings" about it.
+func TestFormatsListErrors(t *testing.T) {
+	r := Result{Findings: sample()[:1], Errors: []PackageError{{Package: "example.com/m/bad", Message: "bad/bad.go:3:23: cannot use x"}}}
+	for _, name := range FormatNames() {
+		f, _ := Lookup(name)
+		var buf bytes.Buffer
+		if err := f.Write(&buf, r, Env{}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out := buf.String()
+		if n := strings.Count(out, "bad/bad.go:3:23: cannot use x"); n != 1 {
+			t.Errorf("%s lists the error %d times:\n%s", name, n, out)
+		}
+		if !strings.Contains(out, r.Findings[0].Message) {
+			t.Errorf("%s lacks the finding:\n%s", name, out)
+		}
+	}
+	var buf bytes.Buffer
+	_ = WriteText(&buf, Result{Errors: r.Errors}, nil)
+	if strings.Contains(buf.String(), PassMark) || !strings.Contains(buf.String(), "1 package not analyzed") {
+		t.Errorf("text of a partial run without findings:\n%s", buf.String())
+	}
+	buf.Reset()
+	_ = WriteSARIF(&buf, r, nil, Tool{Name: "idemcheck"})
+	if !strings.Contains(buf.String(), `"executionSuccessful": false`) {
+		t.Errorf("SARIF does not mark the run unsuccessful:\n%s", buf.String())
 	}
 }

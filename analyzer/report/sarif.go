@@ -23,8 +23,11 @@ type Tool struct {
 // WriteSARIF writes findings as a SARIF 2.1.0 log: the rules (id, short and
 // full description, help from the rule docs), one result per finding with
 // its location, and, when a finding has a path, the steps as related
-// locations and as a code flow ending at the finding.
-func WriteSARIF(w io.Writer, fs []Finding, rules []ruledoc.Rule, tool Tool) error {
+// locations and as a code flow ending at the finding. Packages that were
+// not analyzed become error notifications of an invocation that did not
+// succeed.
+func WriteSARIF(w io.Writer, result Result, rules []ruledoc.Rule, tool Tool) error {
+	fs := result.Findings
 	run := sarif.NewRunWithInformationURI(tool.Name, tool.InformationURI)
 	if tool.Version != "" {
 		run.Tool.Driver.WithVersion(tool.Version)
@@ -55,6 +58,17 @@ func WriteSARIF(w io.Writer, fs []Finding, rules []ruledoc.Rule, tool Tool) erro
 			flow.AddLocation(sarif.NewThreadFlowLocation().WithLocation(location(f.File, f.Line, f.Column, f.Message)))
 			res.AddCodeFlow(sarif.NewCodeFlow().WithMessage(sarif.NewTextMessage(f.Message)).AddThreadFlow(flow))
 		}
+	}
+	if len(result.Errors) > 0 {
+		inv := sarif.NewInvocation().WithExecutionSuccessful(false)
+		for _, e := range result.Errors {
+			msg := e.Message
+			if e.Package != "" {
+				msg = e.Package + ": " + msg
+			}
+			inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(msg)))
+		}
+		run.AddInvocation(inv)
 	}
 	log := sarif.NewReport()
 	log.AddRun(run)

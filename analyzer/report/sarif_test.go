@@ -57,7 +57,7 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	for name, fs := range map[string][]Finding{"findings": sarifFindings, "empty": nil} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WriteSARIF(&buf, fs, sarifRules, Tool{Name: "idemcheck", Version: "1.2.3", InformationURI: "https://github.com/idemcheck/idemcheck"}); err != nil {
+			if err := WriteSARIF(&buf, Result{Findings: fs}, sarifRules, Tool{Name: "idemcheck", Version: "1.2.3", InformationURI: "https://github.com/idemcheck/idemcheck"}); err != nil {
 				t.Fatal(err)
 			}
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
@@ -85,7 +85,7 @@ func TestSARIFSchemaRejectsBrokenLog(t *testing.T) {
 
 func TestSARIFContent(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteSARIF(&buf, sarifFindings, sarifRules, Tool{Name: "idemcheck", InformationURI: "https://github.com/idemcheck/idemcheck"}); err != nil {
+	if err := WriteSARIF(&buf, Result{Findings: sarifFindings}, sarifRules, Tool{Name: "idemcheck", InformationURI: "https://github.com/idemcheck/idemcheck"}); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {
@@ -169,7 +169,7 @@ func TestSARIFContent(t *testing.T) {
 func TestSARIFOmitsEmptyAndUnsetProperties(t *testing.T) {
 	for name, fs := range map[string][]Finding{"findings": sarifFindings, "empty": nil} {
 		var buf bytes.Buffer
-		if err := WriteSARIF(&buf, fs, sarifRules, Tool{Name: "idemcheck", InformationURI: "https://github.com/idemcheck/idemcheck"}); err != nil {
+		if err := WriteSARIF(&buf, Result{Findings: fs}, sarifRules, Tool{Name: "idemcheck", InformationURI: "https://github.com/idemcheck/idemcheck"}); err != nil {
 			t.Fatal(err)
 		}
 		var doc struct {

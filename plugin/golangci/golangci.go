@@ -5,7 +5,7 @@
 //
 // Build a custom golangci-lint with it (.custom-gcl.yml):
 //
-//	version: v2.5.0
+//	version: v2.15.0
 //	plugins:
 //	  - module: github.com/idemcheck/idemcheck
 //	    import: github.com/idemcheck/idemcheck/plugin/golangci

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
 )
 
 // Prefix starts every idemcheck directive.
@@ -132,21 +134,32 @@ func (idx *Index) Malformed(rule string, includeUnnamed bool) []Directive {
 }
 
 // Reporter reports a rule's diagnostics through a pass, dropping those a
-// directive suppresses.
+// directive suppresses, those of a rule the configuration disables, and
+// those in generated files (unless the configuration includes them).
+// Every driver reports through it, so plain `go vet -vettool` honours the
+// configuration as `idemcheck lint` does.
 type Reporter struct {
 	Pass  *analysis.Pass
 	Rule  string
 	Index *Index
+
+	generated []*ast.File // files marked "Code generated … DO NOT EDIT."
 }
 
 // NewReporter parses the pass's directives for rule.
 func NewReporter(pass *analysis.Pass, rule string) *Reporter {
-	return &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files)}
+	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files)}
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			r.generated = append(r.generated, f)
+		}
+	}
+	return r
 }
 
 // Report emits d unless suppressed. The rule ID goes in d.Category.
 func (r *Reporter) Report(d analysis.Diagnostic) {
-	if r.Index.Suppressed(r.Rule, d.Pos) {
+	if r.Index.Suppressed(r.Rule, d.Pos) || r.dropped(d.Pos) {
 		return
 	}
 	if d.Category == "" {
@@ -160,10 +173,31 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 // //idemcheck:ignore is reported exactly once.
 func (r *Reporter) ReportMalformed(includeUnnamed bool) {
 	for _, d := range r.Index.Malformed(r.Rule, includeUnnamed) {
+		if r.dropped(d.Pos) {
+			continue
+		}
 		msg := "idemcheck:ignore directive needs a reason: //idemcheck:ignore " + r.Rule + " <why this is safe>"
 		if len(d.Rules) == 0 {
 			msg = "idemcheck:ignore directive needs a rule and a reason: //idemcheck:ignore IDEMnnn <why this is safe>"
 		}
 		r.Pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: r.Rule, Message: msg})
 	}
+}
+
+// dropped reports whether a diagnostic at pos is left out by the
+// configuration: its rule is disabled, or pos lies in a generated file.
+func (r *Reporter) dropped(pos token.Pos) bool {
+	cfg := config.Active()
+	if cfg.Disabled(r.Rule) {
+		return true
+	}
+	if cfg.IncludesGenerated() {
+		return false
+	}
+	for _, f := range r.generated {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return true
+		}
+	}
+	return false
 }

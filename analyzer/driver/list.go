@@ -1,0 +1,173 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// listedPackage is the part of `go list -json` the driver reads.
+type listedPackage struct {
+	ImportPath   string
+	Dir          string
+	Standard     bool
+	DepOnly      bool
+	GoFiles      []string
+	CgoFiles     []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Error        *packageError
+	DepsErrors   []*packageError
+}
+
+type packageError struct {
+	ImportStack []string
+	Pos         string
+	Err         string
+}
+
+// plan is what the driver learns from go list before running go vet.
+type plan struct {
+	roots    []*listedPackage // packages that load, to analyze
+	rootSet  map[string]bool  // their import paths
+	errors   []PackageError   // packages that do not load, each error once
+	total    int              // non-standard packages go vet will analyze (for progress)
+	testDels []string         // absolute paths of test files to hide from go vet
+}
+
+// ErrNoModule says the working directory is not inside a Go module.
+type ErrNoModule struct{ Dir string }
+
+func (e *ErrNoModule) Error() string {
+	return fmt.Sprintf("no go.mod in %s or any parent directory: run lint inside a Go module, or create one with `go mod init MODULE`", e.Dir)
+}
+
+// list runs `go list -e` on the patterns: root packages that load go on to
+// go vet, the others become PackageErrors (listed once each, even when
+// many packages depend on the broken one).
+func list(ctx context.Context, opts Options, goCmd, dir string) (*plan, error) {
+	args := []string{"list", "-e", "-json=ImportPath,Dir,Standard,DepOnly,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error,DepsErrors"}
+	if opts.Progress != nil {
+		args = append(args, "-deps")
+	}
+	if opts.Tags != "" {
+		args = append(args, "-tags="+opts.Tags)
+	}
+	args = append(args, "--")
+	args = append(args, opts.patterns()...)
+	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd.Dir = opts.Dir
+	cmd.Env = opts.env()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		var exitErr *exec.ExitError
+		if !errors.As(err, &exitErr) {
+			return nil, fmt.Errorf("cannot run go list: %w", err)
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if strings.Contains(msg, "go.mod file not found") || strings.Contains(msg, "cannot find main module") {
+			return nil, &ErrNoModule{Dir: dir}
+		}
+		return nil, fmt.Errorf("go list: %s", firstLine(msg))
+	}
+	p := &plan{rootSet: map[string]bool{}}
+	seen := map[string]bool{}
+	addError := func(pkg string, e *packageError) {
+		msg := strings.TrimSpace(e.Err)
+		if e.Pos != "" && !strings.HasPrefix(msg, e.Pos) {
+			msg = relPos(e.Pos, dir) + ": " + msg
+		}
+		if len(e.ImportStack) > 0 {
+			pkg = e.ImportStack[len(e.ImportStack)-1]
+		}
+		if key := pkg + "\x00" + msg; !seen[key] {
+			seen[key] = true
+			p.errors = append(p.errors, PackageError{Package: pkg, Message: msg})
+		}
+	}
+	dec := json.NewDecoder(&stdout)
+	for {
+		var lp listedPackage
+		if err := dec.Decode(&lp); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("cannot read go list output: %w", err)
+		}
+		if !lp.Standard {
+			p.total++
+		}
+		if lp.DepOnly {
+			continue
+		}
+		if lp.Error != nil || len(lp.DepsErrors) > 0 {
+			if lp.Error != nil {
+				addError(lp.ImportPath, lp.Error)
+			}
+			for _, e := range lp.DepsErrors {
+				addError(lp.ImportPath, e)
+			}
+			continue
+		}
+		if !opts.Tests {
+			if len(lp.GoFiles)+len(lp.CgoFiles) == 0 {
+				continue // only test files: nothing to analyze without --tests
+			}
+			for _, f := range append(lp.TestGoFiles, lp.XTestGoFiles...) {
+				p.testDels = append(p.testDels, filepath.Join(lp.Dir, f))
+			}
+		}
+		p.roots = append(p.roots, &lp)
+		p.rootSet[lp.ImportPath] = true
+	}
+	if opts.Tests {
+		p.total += len(p.roots) // test variants
+	}
+	if len(p.roots) == 0 && len(p.errors) > 0 && !inModule(ctx, opts, goCmd) {
+		return nil, &ErrNoModule{Dir: dir}
+	}
+	return p, nil
+}
+
+// inModule reports whether go finds a go.mod (or go.work) for opts.Dir;
+// outside one, every pattern fails with a message that never says so.
+func inModule(ctx context.Context, opts Options, goCmd string) bool {
+	cmd := exec.CommandContext(ctx, goCmd, "env", "GOMOD", "GOWORK")
+	cmd.Dir = opts.Dir
+	cmd.Env = opts.env()
+	out, err := cmd.Output()
+	if err != nil {
+		return true // cannot tell: let the package errors speak
+	}
+	gomod, gowork, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	gowork = strings.TrimSpace(gowork)
+	return (gomod != "" && gomod != os.DevNull) || (gowork != "" && gowork != "off")
+}
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return s
+}
+
+// relPos makes "file:line:col" relative to dir when the file lies inside it.
+func relPos(posn, dir string) string {
+	file, line, col := splitPosn(posn, dir)
+	switch {
+	case line == 0:
+		return file
+	case col == 0:
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
+}
