@@ -32,7 +32,7 @@ export GOFLAGS=-mod=mod
 measure() {
 	local out=$work/time.out
 	/usr/bin/time -f "%e %U %S" -o "$out" "$@" >/dev/null 2>&1 || true
-	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out"
+	tail -n 1 "$out" | awk '{ printf "%s %.2f\n", $1, $2 + $3 }'
 }
 
 # module_copy copies a module version from the module cache to $work/$2.
