@@ -11,9 +11,9 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/sqlquery"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 // Analyzer reports inserts into idempotency tables that do not yield to a
@@ -22,20 +22,21 @@ var Analyzer = &analysis.Analyzer{
 	Name:     Rule.ID,
 	Doc:      Rule.Doc(),
 	URL:      Rule.URL(),
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:      run,
 }
 
 func init() {
-	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+	keymodel.RegisterFlag(&Analyzer.Flags)
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !emit.Enabled(Rule.ID) {
+	if !emit.Enabled(pass, Rule.ID) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	rep := emit.New(pass, Rule.ID)
+	cfg := keymodel.Of(pass).Config
 	replacing := replacingTables(pass, ins)
 	for _, f := range sqlquery.Funcs(pass, ins) {
 		if handlesUniqueViolation(pass.TypesInfo, f.Decl) {
@@ -51,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 					continue
 				}
 				for _, table := range tables {
-					if !sqlquery.IsIdempotencyTable(table) || replacing[table] {
+					if !sqlquery.IsIdempotencyTable(cfg, table) || replacing[table] {
 						continue
 					}
 					report(rep, f, q, table)

@@ -19,3 +19,9 @@ func BenchmarkAnalyzer(b *testing.B) {
 		analysistest.Run(b, dir, attemptkey.Analyzer, "handlers", "misc", "crosspkg")
 	}
 }
+
+// TestShapes runs the regression corpus of issue 10: one package per
+// shape, each with findings and look-alikes that must stay silent.
+func TestShapes(t *testing.T) {
+	analysistest.Run(diagnosticsOnly{t}, analysistest.TestData(), attemptkey.Analyzer, "shapes/...")
+}

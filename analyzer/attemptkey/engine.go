@@ -132,17 +132,19 @@ type engine struct {
 	returns map[*ssa.Function][]*ssa.Return
 	binding map[*ssa.FreeVar]ssa.Value
 
-	cur      *ssa.Function // the function being visited
-	calls    map[*ssa.CallCommon]*callInfo
-	idLabels map[ssa.Instruction]*label
-	addrKeys map[ssa.Value]key
-	valKeys  map[ssa.Value]key
-	mem      map[ssa.Value][]entry
-	clean    map[key]bool
-	fills    map[*ssa.Alloc][]ssa.Instruction
-	asValue  map[*ssa.Function]bool // functions used as values, not only called
-	methods  map[string][]importedMethod
-	changed  bool
+	cur         *ssa.Function // the function being visited
+	calls       map[*ssa.CallCommon]*callInfo
+	idLabels    map[ssa.Instruction]*label
+	addrKeys    map[ssa.Value]key
+	valKeys     map[ssa.Value]key
+	mem         map[ssa.Value][]entry
+	clean       map[key]bool
+	fills       map[*ssa.Alloc][]ssa.Instruction
+	asValue     map[*ssa.Function]bool // functions used as values, not only called
+	methods     map[string][]importedMethod
+	stores      map[*ssa.Global][]ssa.Value
+	counterVars map[*ssa.Global]token.Pos
+	changed     bool
 
 	params     map[paramKey]*label
 	sources    map[token.Pos]*origin
@@ -507,8 +509,14 @@ func (e *engine) computeValKey(v ssa.Value) key {
 	case *ssa.Field:
 		return e.valKey(v.X).sub("." + strconv.Itoa(v.Field))
 	case *ssa.Index:
+		if isTable(v.X) {
+			return key{v, ""} // its own value: what the index selects
+		}
 		return e.valKey(v.X).sub("[]")
 	case *ssa.Lookup:
+		if isTable(v.X) {
+			return key{v, ""}
+		}
 		return e.valKey(v.X).sub("[]")
 	case *ssa.Slice:
 		if isPointer(v.X.Type()) {
@@ -545,6 +553,14 @@ func (e *engine) computeValKey(v ssa.Value) key {
 		return e.valKey(v.Tuple)
 	}
 	return key{v, ""}
+}
+
+// isTable reports a constant indexed as a lookup table (an encoder's
+// alphabet): the element read depends on the index, so the index's value
+// flows into it.
+func isTable(x ssa.Value) bool {
+	_, ok := x.(*ssa.Const)
+	return ok
 }
 
 func isPointer(t types.Type) bool {

@@ -69,6 +69,11 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 			if g, ok := in.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "crypto/rand" && g.Name() == "Reader" {
 				e.add(key{g, ""}, &label{origin: e.sourceAt(in.Pos(), "rand.Reader", kindRandom)})
 			}
+			if g, ok := in.X.(*ssa.Global); ok {
+				if pos, ok := e.counters()[g]; ok {
+					e.add(key{g, ""}, &label{origin: e.sourceAt(pos, "variable "+g.Name(), kindCounter)})
+				}
+			}
 		}
 	case *ssa.MapUpdate:
 		e.copyInto(e.valKey(in.Map).sub("[]"), e.valKey(in.Value))
@@ -79,7 +84,14 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 	case *ssa.Field:
 		e.identity(in, e.valKey(in))
 	case *ssa.Lookup:
+		if isTable(in.X) {
+			e.addAll(key{in, ""}, e.valKey(in.Index))
+		}
 		e.identity(in, e.valKey(in))
+	case *ssa.Index:
+		if isTable(in.X) {
+			e.addAll(key{in, ""}, e.valKey(in.Index))
+		}
 	case *ssa.DebugRef:
 		if l := e.identityLabel(in); l != nil {
 			k := e.valKey(in.X)
@@ -287,7 +299,7 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 		}
 	}
 	if val != nil && cal.recv != "" && isHeaderGetter(cal.name) && len(c.Args) >= 1 {
-		if s, ok := constString(c.Args[len(c.Args)-1]); ok {
+		if s, ok := e.stringValue(c.Args[len(c.Args)-1]); ok {
 			if e.model.IsHeader(s) {
 				// The incoming request's own Idempotency-Key: stable across
 				// the client's retries.
@@ -587,6 +599,8 @@ func (e *engine) applyDefault(cal callee, c *ssa.CallCommon, args []ssa.Value, v
 		into(0, 1)
 	case p == "encoding/binary" && n == "Write":
 		into(0, 2)
+	case p == "encoding/binary" && cal.recv != "" && strings.HasPrefix(n, "Put") && len(args) >= 3:
+		into(1, 2) // binary.BigEndian.PutUint32(b, v)
 	case cal.recv != "" && writerMethod(n):
 		into(0, rest(1)...)
 	}

@@ -5,7 +5,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-
 )
 
 func firstValid(ps ...token.Pos) token.Pos {
@@ -46,7 +45,7 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 				desc: "field " + name, weak: !strong})
 		}
 	case *ssa.MapUpdate:
-		s, ok := constString(in.Key)
+		s, ok := e.stringValue(in.Key)
 		if !ok || !nameLike(s) {
 			return
 		}
@@ -109,7 +108,7 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 	// A constant header or key name followed by its value:
 	// h.Set("Idempotency-Key", k), option.WithHeader("Idempotency-Key", k).
 	for i, a := range args {
-		s, ok := constString(a)
+		s, ok := e.stringValue(a)
 		if !ok || i+1 >= len(args) || !nameLike(s) {
 			continue
 		}

@@ -42,7 +42,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -395,7 +394,8 @@ func Load(path string) (*Config, []byte, error) {
 	return c, data, nil
 }
 
-// Encode turns the file content into an analyzer flag value. The content
+// Encode turns the file content into an analyzer flag value (package
+// keymodel decodes it). The content
 // itself (not the path) travels to the vet tool, so go vet's cache, which
 // keys on the flags, is invalidated whenever the configuration changes.
 func Encode(data []byte) string {
@@ -406,68 +406,6 @@ func Encode(data []byte) string {
 func Digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
-}
-
-var (
-	mu     sync.RWMutex
-	active *Config
-)
-
-// Active returns the configuration the analyzers use; nil means defaults.
-func Active() *Config {
-	mu.RLock()
-	defer mu.RUnlock()
-	return active
-}
-
-var hooks []func(*Config)
-
-// OnActivate registers f to run whenever a configuration is installed, so
-// analyzers with their own configuration type (IDEM001's attemptkey) follow
-// the same file.
-func OnActivate(f func(*Config)) {
-	mu.Lock()
-	hooks = append(hooks, f)
-	mu.Unlock()
-}
-
-// SetActive installs c as the configuration the analyzers use (nil restores
-// the defaults). Used by the flag, the golangci-lint plugin and tests.
-func SetActive(c *Config) {
-	mu.Lock()
-	active = c
-	hs := slices.Clone(hooks)
-	mu.Unlock()
-	for _, h := range hs {
-		h(c)
-	}
-}
-
-// Flag is the flag.Value every idemcheck analyzer registers as "config":
-// its value is Encode(file content). All analyzers share the same active
-// configuration, so setting it once is enough.
-type Flag struct{ raw string }
-
-// String implements flag.Value.
-func (f *Flag) String() string { return f.raw }
-
-// Set implements flag.Value: it decodes and installs the configuration.
-func (f *Flag) Set(s string) error {
-	f.raw = s
-	if s == "" {
-		SetActive(nil)
-		return nil
-	}
-	data, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return fmt.Errorf("config flag: not base64: %v", err)
-	}
-	c, err := Parse(data)
-	if err != nil {
-		return err
-	}
-	SetActive(c)
-	return nil
 }
 
 // FlagName is the name of the analyzer flag carrying the configuration.

@@ -11,9 +11,9 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 // Analyzer reports float values that reach an idempotency key (IDEM003).
@@ -21,16 +21,16 @@ var Analyzer = &analysis.Analyzer{
 	Name:     Rule.ID,
 	Doc:      Rule.Doc(),
 	URL:      Rule.URL(),
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:      run,
 }
 
 func init() {
-	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+	keymodel.RegisterFlag(&Analyzer.Flags)
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !emit.Enabled(Rule.ID) {
+	if !emit.Enabled(pass, Rule.ID) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -143,7 +143,7 @@ func floatStructs(f *keyflow.Func, call *ast.CallExpr, found func(token.Pos, ast
 		if _, lit := ast.Unparen(a).(*ast.CompositeLit); lit {
 			continue // its elements are walked one by one
 		}
-		if emit.Enabled("IDEM004") && keyflow.WholePayload(f, a) != "" {
+		if !f.Model().Disabled("IDEM004") && keyflow.WholePayload(f, a) != "" {
 			continue // IDEM004 reports the whole payload; one finding is enough
 		}
 		if field := floatField(info.TypeOf(a), 0); field != "" {

@@ -66,7 +66,7 @@ func (f *Flag) Set(s string) error {
 	}
 	f.raw, f.m, f.err = s, nil, nil
 	c, err := decode(s)
-	if err == nil {
+	if err == nil && c != nil {
 		f.m, err = New(c)
 	}
 	f.err = err

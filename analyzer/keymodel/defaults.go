@@ -20,6 +20,9 @@ var defaults = mustCompile(config.Config{
 		{Package: "math/rand", Function: "(Int|Uint|Float|ExpFloat|NormFloat).*|Perm", Kind: "random"},
 		{Package: "math/rand/v2", Function: "(Int|Uint|Float|ExpFloat|NormFloat).*|N|Perm", Kind: "random"},
 
+		// Atomic counters: each Add returns the next number.
+		{Package: "sync/atomic", Function: "Add.*", Kind: "counter"},
+
 		{Package: "github.com/google/uuid", Function: "New|NewString|NewRandom|NewV7|NewV6|NewUUID|NewRandomFromReader|NewV7FromReader|NewDCEPerson|NewDCEGroup|NewDCESecurity|NewV4", Receiver: "-", Kind: "random"},
 		{Package: "github.com/gofrs/uuid/...", Function: "NewV1|NewV2|NewV4|NewV6|NewV7|Must1", Kind: "random"},
 		{Package: "github.com/satori/go.uuid", Function: "NewV1|NewV2|NewV4|NewV6|NewV7|Must1", Kind: "random"},

@@ -20,14 +20,16 @@ import (
 
 // DefaultKey matches normalized names of idempotency and deduplication keys,
 // including the AWS SDK's token fields and the Portuguese spellings.
-const DefaultKey = `idempotencykey|idempotencytoken|idempotencyid|idempotentkey|idemkey|idemkey|` +
+const DefaultKey = `idempotencykey|idempotencytoken|idempotencyid|idempotentkey|idempotencekey|idemkey|` +
 	`dedupkey|dedupekey|dedupid|deduplicationkey|deduplicationid|dedupeid|` +
 	`chaveidempotencia|chavedeidempotencia|chaveidempotente|chavededup|` +
 	`^clienttoken$|clientrequesttoken|^callerreference$|messagededuplicationid`
 
 // DefaultHeader matches normalized HTTP header names that carry an
-// idempotency key to a provider.
-const DefaultHeader = `^(x)?idempotency(key|token)$|^idempotencykey$`
+// idempotency key to a provider, in the spellings real APIs use:
+// Idempotency-Key, X-Idempotency-Key, Idempotence-Key (YooKassa),
+// Cko-Idempotency-Key (Checkout.com), Idempotent-Key, Idempotency-Token.
+const DefaultHeader = `^(x|cko)?idempoten(cy|ce|t)(key|token)$`
 
 // DefaultIdentity matches normalized names of per-attempt transport and
 // observability identity: values a redelivery does not repeat.

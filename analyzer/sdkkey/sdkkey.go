@@ -91,7 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fi.fn, f)
 		}
 	}
-	if !emit.Enabled(Rule.ID) {
+	if !emit.Enabled(pass, Rule.ID) {
 		return nil, nil
 	}
 	rep := emit.New(pass, Rule.ID)

@@ -11,6 +11,7 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/sqlquery"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 // Analyzer reports idempotency-table lookups by key without a tenant
@@ -19,31 +20,32 @@ var Analyzer = &analysis.Analyzer{
 	Name:     Rule.ID,
 	Doc:      Rule.Doc(),
 	URL:      Rule.URL(),
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:      run,
 }
 
 func init() {
-	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+	keymodel.RegisterFlag(&Analyzer.Flags)
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !emit.Enabled(Rule.ID) {
+	if !emit.Enabled(pass, Rule.ID) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	rep := emit.New(pass, Rule.ID)
+	cfg := keymodel.Of(pass).Config
 	for _, f := range sqlquery.Funcs(pass, ins) {
 		for _, q := range f.Queries {
 			for _, stmt := range sqlquery.Statements(q.SQL) {
-				reportUpserts(rep, q, stmt)
+				reportUpserts(rep, cfg, q, stmt)
 				for _, l := range sqlquery.Lookups(stmt) {
-					if !sqlquery.IsIdempotencyTable(l.Table) {
+					if !sqlquery.IsIdempotencyTable(cfg, l.Table) {
 						continue
 					}
 					keyCol, scoped := "", false
 					for _, col := range l.Where {
-						if sqlquery.IsTenantColumn(col) {
+						if sqlquery.IsTenantColumn(cfg, col) {
 							scoped = true
 						} else if keyCol == "" && sqlquery.IsKeyColumn(col) {
 							keyCol = col
@@ -66,14 +68,14 @@ func run(pass *analysis.Pass) (any, error) {
 // target has the key but no tenant column: a key another tenant already
 // used updates that tenant's row (and RETURNING hands it back), the same
 // cross-tenant match as a lookup by key alone.
-func reportUpserts(rep *emit.Reporter, q sqlquery.Query, stmt string) {
+func reportUpserts(rep *emit.Reporter, cfg *config.Config, q sqlquery.Query, stmt string) {
 	for _, u := range upserts(stmt) {
-		if !sqlquery.IsIdempotencyTable(u.table) {
+		if !sqlquery.IsIdempotencyTable(cfg, u.table) {
 			continue
 		}
 		keyCol, scoped := "", false
 		for _, col := range u.conflict {
-			if sqlquery.IsTenantColumn(col) {
+			if sqlquery.IsTenantColumn(cfg, col) {
 				scoped = true
 			} else if keyCol == "" && sqlquery.IsKeyColumn(col) {
 				keyCol = col

@@ -12,9 +12,9 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 // Analyzer reports whole structs or maps serialized into a key (IDEM004).
@@ -22,16 +22,16 @@ var Analyzer = &analysis.Analyzer{
 	Name:     Rule.ID,
 	Doc:      Rule.Doc(),
 	URL:      Rule.URL(),
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:      run,
 }
 
 func init() {
-	Analyzer.Flags.Var(&config.Flag{}, config.FlagName, config.FlagUsage)
+	keymodel.RegisterFlag(&Analyzer.Flags)
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !emit.Enabled(Rule.ID) {
+	if !emit.Enabled(pass, Rule.ID) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)

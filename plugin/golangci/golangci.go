@@ -92,7 +92,6 @@ func New(settings any) (register.LinterPlugin, error) {
 // BuildAnalyzers installs the configuration and returns the analyzers of
 // the enabled rules.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	config.SetActive(p.cfg)
 	// The key model takes the configuration the way go vet passes it: as
 	// the file's content in the -config flag every rule shares.
 	data, err := yaml.Marshal(p.cfg)

@@ -9,10 +9,11 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 func TestNewAndBuildAnalyzers(t *testing.T) {
-	defer config.SetActive(nil)
+	defer resetConfig()
 	dir := t.TempDir()
 	file := filepath.Join(dir, ".idemcheck.yaml")
 	if err := os.WriteFile(file, []byte("tenant_columns: [loja_id]\ndisable: [IDEM004]\n"), 0o644); err != nil {
@@ -43,11 +44,17 @@ func TestNewAndBuildAnalyzers(t *testing.T) {
 	if got := strings.Join(names, ","); got != "IDEM001,IDEM002,IDEM003,IDEM006,IDEM007" {
 		t.Errorf("analyzers = %s", got)
 	}
-	c := config.Active()
-	if c == nil || !c.IsTenantColumn("loja_id") || !c.MatchKeyName("op_ref") || !c.Sinks[0].MatchFunc("github.com/acme/pay", "Charge") {
-		t.Errorf("configuration not installed: %+v", c)
+	res, err := keymodel.Analyzer.Run(nil) // the model every rule will get
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.(*keymodel.Model)
+	if !m.Config.IsTenantColumn("loja_id") || !m.IsKey("op_ref") || !m.SinkCall("github.com/acme/pay", "", "Charge") || !m.Disabled("IDEM004") {
+		t.Errorf("configuration not installed: %+v", m.Config)
 	}
 }
+
+func resetConfig() { _ = keymodel.Analyzer.Flags.Set(config.FlagName, "") }
 
 func TestRegistered(t *testing.T) {
 	newPlugin, err := register.GetPlugin("idemcheck")
@@ -59,7 +66,7 @@ func TestRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	analyzers, err := p.BuildAnalyzers()
-	defer config.SetActive(nil)
+	defer resetConfig()
 	if err != nil || len(analyzers) != 7 {
 		t.Fatalf("%d analyzers, %v", len(analyzers), err)
 	}

@@ -8,12 +8,13 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
-// Enabled reports whether rule id should run.
-func Enabled(id string) bool { return !config.Active().Disabled(id) }
+// Enabled reports whether rule id should run: the configuration in the
+// key model does not disable it. The analyzer must require keymodel.
+func Enabled(pass *analysis.Pass, id string) bool { return !keymodel.Of(pass).Disabled(id) }
 
 // Reporter reports one rule's findings in one package.
 type Reporter struct {

@@ -24,8 +24,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/idemcheck/idemcheck/analyzer/config"
-	"github.com/idemcheck/idemcheck/analyzer/keyname"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 // Sink is a place where a value becomes an idempotency key.
@@ -44,6 +43,8 @@ type Func struct {
 	// are keys.
 	KeyFunc bool
 
+	model   *keymodel.Model
+	names   map[types.Object]ast.Expr // package-level variables assigned once
 	info    *types.Info
 	defs    map[types.Object][]ast.Expr // whole-value assignments
 	fields  map[fieldRef][]ast.Expr     // v.a.b = e
@@ -69,12 +70,14 @@ type Package struct {
 // point, so helpers of helpers count).
 func Load(pass *analysis.Pass, ins *inspector.Inspector) *Package {
 	p := &Package{ByObj: map[*types.Func]*Func{}}
+	model := keymodel.Of(pass)
+	names := packageNames(pass)
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
 		decl := cur.Node().(*ast.FuncDecl)
 		if decl.Body == nil {
 			continue
 		}
-		f := build(pass.TypesInfo, decl)
+		f := build(pass.TypesInfo, model, names, decl)
 		p.All = append(p.All, f)
 		if fn, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func); ok {
 			f.Obj = fn
@@ -253,16 +256,18 @@ func (f *Func) paramSinks() []int {
 	return out
 }
 
-func build(info *types.Info, decl *ast.FuncDecl) *Func {
+func build(info *types.Info, model *keymodel.Model, names map[types.Object]ast.Expr, decl *ast.FuncDecl) *Func {
 	f := &Func{
 		Decl:    decl,
+		model:   model,
+		names:   names,
 		info:    info,
 		defs:    map[types.Object][]ast.Expr{},
 		fields:  map[fieldRef][]ast.Expr{},
 		writers: map[types.Object][]ast.Expr{},
 		elems:   map[types.Object][]ast.Expr{},
 	}
-	f.KeyFunc = IsKeyName(decl.Name.Name)
+	f.KeyFunc = f.IsKeyName(decl.Name.Name)
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -336,7 +341,7 @@ func (f *Func) def(lhs, rhs ast.Expr) {
 		if obj := f.obj(l); obj != nil {
 			f.defs[obj] = append(f.defs[obj], rhs)
 		}
-		if IsKeyName(l.Name) && keyType(f.info.TypeOf(l)) {
+		if f.IsKeyName(l.Name) && keyType(f.info.TypeOf(l)) {
 			f.addSink(rhs, rhs.Pos(), "variable "+l.Name)
 		}
 	case *ast.SelectorExpr:
@@ -359,35 +364,29 @@ func (f *Func) def(lhs, rhs ast.Expr) {
 func (f *Func) assignSink(lhs, rhs ast.Expr, tok token.Token) {
 	switch l := ast.Unparen(lhs).(type) {
 	case *ast.SelectorExpr:
-		if (isKeyField(l.Sel.Name) || f.keyOfRecord(l.X, l.Sel.Name)) && keyType(f.info.TypeOf(l)) {
+		if (f.IsKeyName(l.Sel.Name) || f.keyOfRecord(l.X, l.Sel.Name)) && keyType(f.info.TypeOf(l)) {
 			f.addSink(rhs, rhs.Pos(), "field "+l.Sel.Name)
-		} else if c := config.Active(); c != nil {
-			if v, ok := f.info.Uses[l.Sel].(*types.Var); ok && v.IsField() && matchSinkField(c, v) {
-				f.addSink(rhs, rhs.Pos(), "field "+l.Sel.Name)
-			}
+		} else if v, ok := f.info.Uses[l.Sel].(*types.Var); ok && v.IsField() && f.sinkField(v) {
+			f.addSink(rhs, rhs.Pos(), "field "+l.Sel.Name)
 		}
 	case *ast.IndexExpr:
 		if isHTTPHeader(f.info.TypeOf(l.X)) {
-			if name, ok := constString(f.info, l.Index); ok && IsKeyHeader(name) {
+			if name, ok := f.stringValue(l.Index); ok && f.model.IsHeader(name) {
 				f.addSink(rhs, rhs.Pos(), name+" header")
 			}
-		} else if name, ok := constString(f.info, l.Index); ok && IsKeyName(name) {
+		} else if name, ok := f.stringValue(l.Index); ok && f.IsKeyName(name) {
 			f.addSink(rhs, rhs.Pos(), "map entry "+name)
 		}
 	}
 }
 
-func matchSinkField(c *config.Config, v *types.Var) bool {
+// sinkField reports a field the key model names as a key sink.
+func (f *Func) sinkField(v *types.Var) bool {
 	pkg := ""
 	if v.Pkg() != nil {
 		pkg = v.Pkg().Path()
 	}
-	for _, p := range c.Sinks {
-		if p.MatchField(pkg, v.Name()) {
-			return true
-		}
-	}
-	return false
+	return f.model.SinkField(pkg, v.Name())
 }
 
 func (f *Func) literalSinks(lit *ast.CompositeLit) {
@@ -402,11 +401,11 @@ func (f *Func) literalSinks(lit *ast.CompositeLit) {
 		}
 		switch t.Underlying().(type) {
 		case *types.Struct:
-			if id, ok := kv.Key.(*ast.Ident); ok && (isKeyField(id.Name) || recordType(t) && isPlainKeyField(id.Name)) && keyType(f.info.TypeOf(kv.Value)) {
+			if id, ok := kv.Key.(*ast.Ident); ok && (f.IsKeyName(id.Name) || recordType(t) && isPlainKeyField(id.Name)) && keyType(f.info.TypeOf(kv.Value)) {
 				f.addSink(kv.Value, kv.Value.Pos(), "field "+id.Name)
 			}
 		case *types.Map:
-			if name, ok := constString(f.info, kv.Key); ok && (IsKeyName(name) || isHTTPHeader(t) && IsKeyHeader(name)) {
+			if name, ok := f.stringValue(kv.Key); ok && (f.IsKeyName(name) || isHTTPHeader(t) && f.model.IsHeader(name)) {
 				f.addSink(kv.Value, kv.Value.Pos(), "map entry "+name)
 			}
 		}
@@ -451,19 +450,15 @@ func (f *Func) call(call *ast.CallExpr) {
 	// value sets that header: http.Header.Set/Add, resty's SetHeader,
 	// openai-go's option.WithHeader.
 	for i := 0; i+1 < len(call.Args); i++ {
-		if name, ok := constString(f.info, call.Args[i]); ok && IsKeyHeader(name) {
+		if name, ok := f.stringValue(call.Args[i]); ok && f.model.IsHeader(name) {
 			f.addSink(call.Args[i+1], call.Pos(), name+" header")
 			break
 		}
 	}
-	// Configured sink functions take the key as any argument.
-	if c := config.Active(); c != nil && fn.Pkg() != nil {
-		for _, p := range c.Sinks {
-			if p.MatchFunc(fn.Pkg().Path(), fn.Name()) {
-				for _, a := range call.Args {
-					f.addSink(a, call.Pos(), fn.Name())
-				}
-			}
+	// Sink functions of the key model take the key as any argument.
+	if fn.Pkg() != nil && fn.Name() != "SetIdempotencyKey" && f.model.SinkCall(fn.Pkg().Path(), recvName(fn), fn.Name()) {
+		for _, a := range call.Args {
+			f.addSink(a, call.Pos(), fn.Name())
 		}
 	}
 	// A parameter named like a key: charge(ctx, amount, idempotencyKey).
@@ -473,7 +468,7 @@ func (f *Func) call(call *ast.CallExpr) {
 	}
 	for i, a := range call.Args {
 		p := paramAt(sig, i)
-		if p != nil && IsKeyName(p.Name()) && keyType(p.Type()) {
+		if p != nil && f.IsKeyName(p.Name()) && keyType(p.Type()) {
 			f.addSink(a, a.Pos(), "parameter "+p.Name()+" of "+fn.Name())
 		}
 	}
@@ -753,7 +748,7 @@ func (w *walker) call(c *ast.CallExpr) {
 			return
 		}
 	}
-	if fn := Callee(info, c); fn != nil && isBarrier(fn) {
+	if fn := Callee(info, c); fn != nil && w.f.isBarrier(fn) {
 		return
 	}
 	if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
@@ -767,23 +762,26 @@ func (w *walker) call(c *ast.CallExpr) {
 }
 
 // isBarrier reports calls whose result does not depend on the run's data in
-// a way the key checks care about: configuration and database reads.
-func isBarrier(fn *types.Func) bool {
-	if fn.Pkg() == nil {
-		return false
+// a way the key checks care about: the key model's barriers
+// (configuration, database reads, replay-stable workflow APIs).
+func (f *Func) isBarrier(fn *types.Func) bool {
+	return fn.Pkg() != nil && f.model.Barrier(fn.Pkg().Path(), recvName(fn), fn.Name())
+}
+
+// recvName is the name of a method's receiver type, "" for functions.
+func recvName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
 	}
-	switch fn.Pkg().Path() + "." + fn.Name() {
-	case "os.Getenv", "os.LookupEnv", "os.ReadFile":
-		return true
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
 	}
-	if c := config.Active(); c != nil {
-		for _, p := range c.Barriers {
-			if p.MatchFunc(fn.Pkg().Path(), fn.Name()) {
-				return true
-			}
-		}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
 	}
-	return false
+	return ""
 }
 
 // Callee returns the function or method a call names (nil for calls of
@@ -796,11 +794,12 @@ func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
 // ---- names and types ----
 
 // IsKeyName reports whether a variable, field, parameter, function or map
-// key name says it holds an idempotency key: the pattern IDEM001 uses
-// (keyname.Key) or the configuration's key_name.
-func IsKeyName(name string) bool {
-	return keyname.Key.Match(name) || config.Active().MatchKeyName(name)
-}
+// key name says it holds an idempotency key, by the key model (the
+// built-in pattern extended by the configuration's key_name).
+func (f *Func) IsKeyName(name string) bool { return f.model.IsKey(name) }
+
+// Model is the key model the function was analyzed with.
+func (f *Func) Model() *keymodel.Model { return f.model }
 
 // keyOfRecord reports x.Key where x is an idempotency record (a struct
 // type named like IdempotencyRecord, PaymentIntent or DedupEntry).
@@ -829,12 +828,6 @@ func recordType(t types.Type) bool {
 	return isStruct && recordName.MatchString(n.Obj().Name())
 }
 
-// isKeyField is IsKeyName for struct fields (stripe's IdempotencyKey and the
-// AWS token fields are covered by the name pattern).
-func isKeyField(name string) bool { return IsKeyName(name) }
-
-// IsKeyHeader reports whether an HTTP header name carries an idempotency key.
-func IsKeyHeader(name string) bool { return keyname.Header.Match(name) }
 
 // keyType reports whether a value of type t can be a key: strings, bytes,
 // their pointers, and named string/array types such as uuid.UUID.

@@ -320,8 +320,8 @@ var defaultTable = regexp.MustCompile(`(?i)(idempot|intent|intenc|dedup|processe
 
 // IsIdempotencyTable reports whether a table name says it records
 // idempotency keys, intents or processed messages.
-func IsIdempotencyTable(name string) bool {
-	return defaultTable.MatchString(name) || config.Active().MatchTable(name)
+func IsIdempotencyTable(c *config.Config, name string) bool {
+	return defaultTable.MatchString(name) || c.MatchTable(name)
 }
 
 var defaultTenant = map[string]bool{
@@ -332,9 +332,9 @@ var defaultTenant = map[string]bool{
 }
 
 // IsTenantColumn reports whether col scopes rows to a tenant.
-func IsTenantColumn(col string) bool {
+func IsTenantColumn(c *config.Config, col string) bool {
 	col = strings.ToLower(col)
-	return defaultTenant[col] || strings.HasSuffix(col, "tenant_id") || config.Active().IsTenantColumn(col)
+	return defaultTenant[col] || strings.HasSuffix(col, "tenant_id") || c.IsTenantColumn(col)
 }
 
 var keyColumn = regexp.MustCompile(`^(key|chave|.*idempot.*|.*dedup.*|.*_key|chave_.*|.*_chave)$`)

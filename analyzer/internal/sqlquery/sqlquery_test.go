@@ -46,7 +46,7 @@ func TestNames(t *testing.T) {
 		"fila_acoes": true, "dedup_messages": true, "processed_events": true,
 		"orders": false, "transacoes": false, "ledger": false,
 	} {
-		if IsIdempotencyTable(name) != want {
+		if IsIdempotencyTable(nil, name) != want {
 			t.Errorf("IsIdempotencyTable(%q) = %v", name, !want)
 		}
 	}
@@ -56,7 +56,7 @@ func TestNames(t *testing.T) {
 		}
 	}
 	for col, want := range map[string]bool{"tenant_id": true, "TENANT": true, "account_id": true, "org_tenant_id": true, "order_id": false} {
-		if IsTenantColumn(col) != want {
+		if IsTenantColumn(nil, col) != want {
 			t.Errorf("IsTenantColumn(%q) = %v", col, !want)
 		}
 	}

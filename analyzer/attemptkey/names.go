@@ -1,0 +1,109 @@
+package attemptkey
+
+// Names by value. A header or key name is often not written at the call:
+// it sits in a constant, in a package variable, or in the result of
+// http.CanonicalHeaderKey. Names are compared normalized (case and
+// punctuation dropped), so a canonicalization changes nothing that
+// matters and resolves to its argument.
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// caseFolds are functions whose result is their argument in another case
+// or spacing: the same name once normalized.
+var caseFolds = map[string]bool{
+	"net/http.CanonicalHeaderKey":          true,
+	"net/textproto.CanonicalMIMEHeaderKey": true,
+	"strings.ToLower":                      true,
+	"strings.ToUpper":                      true,
+	"strings.TrimSpace":                    true,
+}
+
+// stringValue returns the value of a string operand that names something:
+// a constant, a package-level variable of this package assigned once (its
+// initializer), a concatenation or a case fold of such values.
+func (e *engine) stringValue(v ssa.Value) (string, bool) {
+	return e.resolveString(v, 0)
+}
+
+func (e *engine) resolveString(v ssa.Value, depth int) (string, bool) {
+	if depth > 6 {
+		return "", false
+	}
+	if s, ok := constString(v); ok {
+		return s, true
+	}
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		g, ok := v.X.(*ssa.Global)
+		if v.Op != token.MUL || !ok {
+			return "", false
+		}
+		if vals := e.globalStores()[g]; len(vals) == 1 {
+			return e.resolveString(vals[0], depth+1)
+		}
+	case *ssa.BinOp:
+		if v.Op == token.ADD {
+			a, ok1 := e.resolveString(v.X, depth+1)
+			b, ok2 := e.resolveString(v.Y, depth+1)
+			if ok1 && ok2 {
+				return a + b, true
+			}
+		}
+	case *ssa.Call:
+		if fn, ok := v.Call.Value.(*ssa.Function); ok && fn.Pkg != nil && len(v.Call.Args) == 1 &&
+			caseFolds[fn.Pkg.Pkg.Path()+"."+fn.Name()] {
+			return e.resolveString(v.Call.Args[0], depth+1)
+		}
+	}
+	return "", false
+}
+
+// globalStores maps each package-level variable of this package to the
+// values stored into it anywhere in the package.
+func (e *engine) globalStores() map[*ssa.Global][]ssa.Value {
+	if e.stores != nil {
+		return e.stores
+	}
+	e.stores = map[*ssa.Global][]ssa.Value{}
+	for _, f := range e.funcs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if g, ok := st.Addr.(*ssa.Global); ok {
+						e.stores[g] = append(e.stores[g], st.Val)
+					}
+				}
+			}
+		}
+	}
+	return e.stores
+}
+
+// counters returns the package-level variables of this package that are
+// counters: a store puts back a value computed from a load of the same
+// variable (seq++, n = n + 1). Each read of one is a fresh value per call,
+// keyed by the position of the increment.
+func (e *engine) counters() map[*ssa.Global]token.Pos {
+	if e.counterVars != nil {
+		return e.counterVars
+	}
+	e.counterVars = map[*ssa.Global]token.Pos{}
+	for g, vals := range e.globalStores() {
+		for _, v := range vals {
+			if b, ok := v.(*ssa.BinOp); ok && (b.Op == token.ADD || b.Op == token.SUB) && (loads(b.X, g) || loads(b.Y, g)) {
+				e.counterVars[g] = b.Pos()
+				break
+			}
+		}
+	}
+	return e.counterVars
+}
+
+func loads(v ssa.Value, g *ssa.Global) bool {
+	u, ok := v.(*ssa.UnOp)
+	return ok && u.Op == token.MUL && u.X == g
+}
