@@ -828,7 +828,6 @@ func recordType(t types.Type) bool {
 	return isStruct && recordName.MatchString(n.Obj().Name())
 }
 
-
 // keyType reports whether a value of type t can be a key: strings, bytes,
 // their pointers, and named string/array types such as uuid.UUID.
 func keyType(t types.Type) bool {
