@@ -151,6 +151,11 @@ func (e *engine) markReadBack() {
 	for _, f := range e.funcs {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
+				if alloc, ok := instr.(*ssa.Alloc); ok && e.onlyBarrierResults(alloc) {
+					// rec, err := repo.GetByIdempotencyKey(ctx, k): a local
+					// holding only what a barrier returned is read back.
+					e.clean[key{alloc, ""}] = true
+				}
 				c, ok := instr.(*ssa.Call)
 				if !ok || !e.isBarrierCall(c) {
 					continue
@@ -228,4 +233,26 @@ func (e *engine) calledOnlyDirectly(f *ssa.Function) bool {
 		}
 	}
 	return !e.asValue[f]
+}
+
+// onlyBarrierResults reports a local variable whose every store is a
+// result of a barrier call.
+func (e *engine) onlyBarrierResults(alloc *ssa.Alloc) bool {
+	stored := false
+	for _, r := range *alloc.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != alloc {
+			continue
+		}
+		v := st.Val
+		if ex, ok := v.(*ssa.Extract); ok {
+			v = ex.Tuple
+		}
+		c, ok := v.(*ssa.Call)
+		if !ok || !e.isBarrierCall(c) {
+			return false
+		}
+		stored = true
+	}
+	return stored
 }

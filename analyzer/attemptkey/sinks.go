@@ -72,7 +72,7 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 	case ssa.CallInstruction:
 		e.collectCallSinks(f, in)
 	case *ssa.Return:
-		if f.Parent() != nil || !keys.Match(f.Name()) || setterKeyName(f.Name()) {
+		if f.Parent() != nil || !keys.Match(f.Name()) || setterKeyName(f.Name()) || e.isLookupByKey(f) {
 			return
 		}
 		for _, r := range in.Results {
@@ -129,7 +129,7 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 	if _, _, isSource := e.sourceCall(cal); isSource {
 		return // stripe.NewIdempotencyKey: reported where its value is used
 	}
-	if v := call.Value(); v != nil && cal.fn != nil && keys.Match(cal.name) {
+	if v := call.Value(); v != nil && cal.fn != nil && keys.Match(cal.name) && !e.model.Barrier(cal.pkg, cal.recv, cal.name) {
 		sig := c.Signature()
 		if sig.Results().Len() == 1 && carriesData(sig.Results().At(0).Type()) {
 			e.sites = append(e.sites, sinkSite{fn: f, val: v, pos: pos, desc: "result of " + cal.display(), weak: true})
@@ -151,4 +151,15 @@ func nameLike(s string) bool {
 		}
 	}
 	return true
+}
+
+// isLookupByKey reports a function of this package that the model says
+// reads a record back by its key (GetByIdempotencyKey): its results are
+// the record, not a key.
+func (e *engine) isLookupByKey(f *ssa.Function) bool {
+	recv := ""
+	if r := f.Signature.Recv(); r != nil {
+		recv = typeName(r.Type())
+	}
+	return e.model.Barrier(e.pass.Pkg.Path(), recv, f.Name())
 }

@@ -44,6 +44,9 @@ var defaults = mustCompile(config.Config{
 		{Package: "github.com/georgysavva/scany/...", Function: "Scan.*|Get|Select|GetContext|SelectContext"},
 		{Package: "github.com/jmoiron/sqlx", Function: "Get|Select|GetContext|SelectContext|StructScan|MapScan|SliceScan"},
 		{Package: "github.com/jackc/pgx/...", Function: "Collect.*|RowTo.*|ForEachRow|Values|RawValues|ScanRow"},
+		// A record looked up by its key (GetByIdempotencyKey) is stored
+		// state read back: neither a key nor an attempt counter.
+		{Function: "(Get|Find|Load|Fetch|Lookup|Read|Select|Query)[A-Za-z0-9_]*(By|_by_)(Idempoten|Idem|idempoten|idem|Dedup|dedup)[A-Za-z0-9_]*"},
 		// Replay-stable workflow APIs: a replayed workflow sees the value
 		// recorded in its history, not a new one.
 		{Package: "go.temporal.io/sdk/workflow", Function: "Now|SideEffect|MutableSideEffect|GetInfo|GetVersion|NewTimer", Receiver: "-"},

@@ -267,7 +267,7 @@ func build(info *types.Info, model *keymodel.Model, names map[types.Object]ast.E
 		writers: map[types.Object][]ast.Expr{},
 		elems:   map[types.Object][]ast.Expr{},
 	}
-	f.KeyFunc = f.IsKeyName(decl.Name.Name)
+	f.KeyFunc = f.IsKeyName(decl.Name.Name) && !f.lookupByKey(decl)
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -797,6 +797,13 @@ func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
 // key name says it holds an idempotency key, by the key model (the
 // built-in pattern extended by the configuration's key_name).
 func (f *Func) IsKeyName(name string) bool { return f.model.IsKey(name) }
+
+// lookupByKey reports a function the key model says reads a record back
+// by its key (GetByIdempotencyKey): its results are not keys.
+func (f *Func) lookupByKey(decl *ast.FuncDecl) bool {
+	fn, ok := f.info.Defs[decl.Name].(*types.Func)
+	return ok && fn.Pkg() != nil && f.model.Barrier(fn.Pkg().Path(), recvName(fn), fn.Name())
+}
 
 // Model is the key model the function was analyzed with.
 func (f *Func) Model() *keymodel.Model { return f.model }
