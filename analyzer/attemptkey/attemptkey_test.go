@@ -1,6 +1,8 @@
 package attemptkey_test
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -24,4 +26,16 @@ func BenchmarkAnalyzer(b *testing.B) {
 // shape, each with findings and look-alikes that must stay silent.
 func TestShapes(t *testing.T) {
 	analysistest.Run(diagnosticsOnly{t}, analysistest.TestData(), attemptkey.Analyzer, "shapes/...")
+}
+
+// TestReportedWhereTheKeyLeaves: the finding is at the request sent to the
+// provider; the receipt that stores the key is related information.
+func TestReportedWhereTheKeyLeaves(t *testing.T) {
+	out := render(t, loadTestdata(t, "shapes/leaves"))
+	if !strings.Contains(out, "leaves.go:29:") || !regexp.MustCompile(`leaves\.go:32:\d+ also stored as field IdempotencyKey`).MatchString(out) {
+		t.Errorf("want the finding at the request (line 29) and the receipt (line 32) related:\n%s", out)
+	}
+	if strings.Contains(out, "leaves.go:32:50 idempotency key") {
+		t.Errorf("reported at the receipt:\n%s", out)
+	}
 }

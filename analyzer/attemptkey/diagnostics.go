@@ -13,53 +13,7 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
 
-// isPersistCall reports calls that write their arguments to a database:
-// a per-attempt key handed to one of them is being persisted (to be read
-// back), not used as a key yet.
-func isPersistCall(cal callee) bool {
-	n := cal.name
-	switch n {
-	case "Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext", "NamedExec", "NamedExecContext",
-		"NamedQuery", "NamedQueryContext", "Queue", "CopyFrom", "SendBatch", "MustExec", "MustExecContext", "QueryRowx", "Queryx",
-		"SetNX", "SetNx", "HSetNX", "SAdd", "PutItem", "TransactWriteItems":
-		return true
-	}
-	lower := strings.ToLower(n)
-	for _, p := range []string{"insert", "save", "persist", "store", "upsert", "record", "createintent", "putintent", "writeintent", "mark"} {
-		if strings.HasPrefix(lower, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// markPersisted collects the origins handed to database writes.
-func (e *engine) markPersisted() {
-	for _, f := range e.funcs {
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				cal := describeCallee(call.Common())
-				if !isPersistCall(cal) {
-					continue
-				}
-				for _, a := range callArgs(call.Common()) {
-					for _, l := range e.labels(e.valKey(a)) {
-						if l.origin != nil {
-							e.persisted[l.origin.root] = true
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
 func (e *engine) diagnostics() []analysis.Diagnostic {
-	e.markPersisted()
 	sort.SliceStable(e.findings, func(i, j int) bool { return e.findings[i].pos < e.findings[j].pos })
 	// One origin reaching several sinks in a function is one mistake:
 	// report it at the provider-facing (strong) sinks if it reaches any,
@@ -79,20 +33,30 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		}
 		candidates = append(candidates, f)
 	}
+	// Name-based sinks of one origin in one function: reported once, where
+	// the key leaves (the call that sends it or writes the request), else
+	// at the last one; the others become related information. Silent when
+	// a database write of the key dominates that place.
 	strong := map[group]bool{}
-	lastWeak := map[group]*finding{}
+	weak := map[group][]*finding{}
 	for _, f := range candidates {
 		g := group{f.fn, f.o.root}
 		if !f.weak {
 			strong[g] = true
-		} else if !e.persisted[f.o.root] {
-			lastWeak[g] = f
+		} else {
+			weak[g] = append(weak[g], f)
+		}
+	}
+	chosen := map[group]*finding{}
+	for g, fs := range weak {
+		if c := whereItLeaves(fs); !strong[g] && !e.persistedBefore(c) {
+			chosen[g] = c
 		}
 	}
 	var out []analysis.Diagnostic
 	for _, f := range candidates {
 		g := group{f.fn, f.o.root}
-		if f.weak && (e.persisted[f.o.root] || strong[g] || lastWeak[g] != f) {
+		if f.weak && chosen[g] != f {
 			continue
 		}
 		if f.weak && f.o.kind == kindIdentity && strings.Contains(keyname.Normalize(f.desc), "dedup") {
@@ -115,6 +79,13 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 			related = append(related, analysis.RelatedInformation{Pos: s.pos, Message: s.msg})
 		}
 		related = append(related, analysis.RelatedInformation{Pos: f.pos, Message: "used as idempotency key: " + f.desc})
+		if f.weak {
+			for _, other := range weak[g] {
+				if other != f && other.pos != f.pos {
+					related = append(related, analysis.RelatedInformation{Pos: other.pos, Message: "also stored as " + other.desc})
+				}
+			}
+		}
 		out = append(out, analysis.Diagnostic{Pos: f.pos, Category: Rule.ID, Message: msg, Related: related})
 	}
 	return out
@@ -133,4 +104,16 @@ func consequence(kind string) string {
 		return "a retry computes a different key"
 	}
 	return "a redelivery computes a different key"
+}
+
+// whereItLeaves picks, among the name-based sinks of one origin in one
+// function (in source order), the first where the key leaves the function
+// (a call that sends it or sets a header), else the last one.
+func whereItLeaves(fs []*finding) *finding {
+	for _, f := range fs {
+		if f.leaves {
+			return f
+		}
+	}
+	return fs[len(fs)-1]
 }

@@ -94,6 +94,8 @@ type entry struct {
 
 type sinkSite struct {
 	fn     *ssa.Function
+	instr  ssa.Instruction // where the value becomes a key
+	leaves bool            // the key leaves here: a call argument (header, setter, callee's key)
 	val    ssa.Value
 	isAddr bool
 	pos    token.Pos
@@ -112,13 +114,15 @@ type paramSink struct {
 }
 
 type finding struct {
-	fn   *ssa.Function
-	pos  token.Pos
-	o    *origin
-	desc string
-	weak bool
-	obj  types.Object
-	hops []step
+	fn     *ssa.Function
+	instr  ssa.Instruction
+	leaves bool
+	pos    token.Pos
+	o      *origin
+	desc   string
+	weak   bool
+	obj    types.Object
+	hops   []step
 }
 
 type engine struct {
@@ -132,7 +136,8 @@ type engine struct {
 	returns map[*ssa.Function][]*ssa.Return
 	binding map[*ssa.FreeVar]ssa.Value
 
-	cur         *ssa.Function // the function being visited
+	cur         *ssa.Function   // the function being visited
+	curInstr    ssa.Instruction // the instruction being visited
 	calls       map[*ssa.CallCommon]*callInfo
 	idLabels    map[ssa.Instruction]*label
 	addrKeys    map[ssa.Value]key
@@ -146,13 +151,14 @@ type engine struct {
 	counterVars map[*ssa.Global]token.Pos
 	changed     bool
 
-	params     map[paramKey]*label
-	sources    map[token.Pos]*origin
-	vias       map[viaKey]*origin
-	imported   map[string]*origin
-	sites      []sinkSite
-	paramSinks map[*ssa.Function][]paramSink
-	persisted  map[*origin]bool
+	params        map[paramKey]*label
+	sources       map[token.Pos]*origin
+	vias          map[viaKey]*origin
+	imported      map[string]*origin
+	sites         []sinkSite
+	paramSinks    map[*ssa.Function][]paramSink
+	persistParams map[*ssa.Function]map[int]bool // parameters a function writes to the database
+	persistSites  map[*ssa.Function][]persistSite
 
 	findings   []*finding
 	findingAt  map[token.Pos]*finding
@@ -194,7 +200,6 @@ func newEngine(pass *analysis.Pass, model *keymodel.Model, keys *keyname.Matcher
 		vias:       map[viaKey]*origin{},
 		imported:   map[string]*origin{},
 		paramSinks: map[*ssa.Function][]paramSink{},
-		persisted:  map[*origin]bool{},
 		findingAt:  map[token.Pos]*finding{},
 		reportedOb: map[types.Object]bool{},
 	}

@@ -12,6 +12,8 @@ type Summary struct {
 	Results []Flow     // values reaching the results
 	Outs    []Flow     // values reaching the memory of pointer parameters
 	Sinks   []SinkFlow // parameters that reach a key sink
+	// Persists lists the parameters the function writes to a database.
+	Persists []int
 }
 
 // Flow is one value flowing into result (or out-parameter) To at path
@@ -41,10 +43,13 @@ type SinkFlow struct {
 func (*Summary) AFact() {}
 
 func (s *Summary) String() string {
+	if len(s.Persists) > 0 {
+		return fmt.Sprintf("summary(results=%d outs=%d sinks=%d persists=%v)", len(s.Results), len(s.Outs), len(s.Sinks), s.Persists)
+	}
 	return fmt.Sprintf("summary(results=%d outs=%d sinks=%d)", len(s.Results), len(s.Outs), len(s.Sinks))
 }
 
-func (s *Summary) empty() bool { return len(s.Results)+len(s.Outs)+len(s.Sinks) == 0 }
+func (s *Summary) empty() bool { return len(s.Results)+len(s.Outs)+len(s.Sinks)+len(s.Persists) == 0 }
 
 func (s *Summary) sort() {
 	less := func(a, b Flow) bool {

@@ -44,9 +44,11 @@ func (e *engine) solve() {
 			break
 		}
 	}
+	e.computePersists()
 }
 
 func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
+	e.curInstr = instr
 	switch in := instr.(type) {
 	case *ssa.Store:
 		e.copyInto(e.addrKey(in.Addr), e.valKey(in.Val))
@@ -483,7 +485,7 @@ func (e *engine) sinkThroughCall(s paramSink, k key, pos token.Pos, callee strin
 	}
 	for _, l := range e.labels(k) {
 		if l.origin != nil {
-			e.record(e.cur, pos, l.origin, desc, s.weak, nil, []step{{pos, "passed to " + callee + ", where it reaches " + s.desc + " at " + s.posn}})
+			e.record(e.cur, e.curInstr, true, pos, l.origin, desc, s.weak, nil, []step{{pos, "passed to " + callee + ", where it reaches " + s.desc + " at " + s.posn}})
 		} else {
 			e.addParamSink(l.fn, paramSink{param: l.param, path: l.path, desc: desc, posn: s.posn, pos: s.pos, weak: s.weak})
 		}

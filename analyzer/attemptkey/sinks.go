@@ -41,8 +41,8 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		pkg := structPkg(fa.X.Type())
 		strong := e.model.SinkField(pkg, name)
 		if strong || keys.Match(name) || keys.Match(tag) {
-			e.sites = append(e.sites, sinkSite{fn: f, val: in.Val, pos: firstValid(in.Pos(), fa.Pos(), in.Val.Pos()),
-				desc: "field " + name, weak: !strong})
+			e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: in.Val, pos: firstValid(in.Pos(), fa.Pos(), in.Val.Pos()),
+				desc: "field " + name, weak: !strong, leaves: e.sentByCall(fa)})
 		}
 	case *ssa.MapUpdate:
 		s, ok := e.stringValue(in.Key)
@@ -55,7 +55,7 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 			if typeName(in.Map.Type()) == "Header" {
 				desc = "header " + s
 			}
-			e.sites = append(e.sites, sinkSite{fn: f, val: in.Value, pos: firstValid(in.Pos(), in.Value.Pos()), desc: desc, weak: !header})
+			e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: in.Value, pos: firstValid(in.Pos(), in.Value.Pos()), desc: desc, weak: !header})
 		}
 	case *ssa.DebugRef:
 		v, ok := in.Object().(*types.Var)
@@ -68,7 +68,7 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		if v.Parent() == v.Pkg().Scope() {
 			return // package-level variable
 		}
-		e.sites = append(e.sites, sinkSite{fn: f, val: in.X, isAddr: in.IsAddr, pos: in.Expr.Pos(), desc: "variable " + v.Name(), weak: true, obj: v})
+		e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: in.X, isAddr: in.IsAddr, pos: in.Expr.Pos(), desc: "variable " + v.Name(), weak: true, obj: v})
 	case ssa.CallInstruction:
 		e.collectCallSinks(f, in)
 	case *ssa.Return:
@@ -77,7 +77,7 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		}
 		for _, r := range in.Results {
 			if carriesData(r.Type()) {
-				e.sites = append(e.sites, sinkSite{fn: f, val: r, pos: firstValid(in.Pos(), r.Pos()), desc: "result of " + f.Name(), weak: true})
+				e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: r, pos: firstValid(in.Pos(), r.Pos()), desc: "result of " + f.Name(), weak: true})
 			}
 		}
 	}
@@ -100,7 +100,7 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 				continue // the receiver
 			}
 			if carriesData(a.Type()) {
-				e.sites = append(e.sites, sinkSite{fn: f, val: a, pos: pos, desc: "argument of " + cal.display(), weak: !strong})
+				e.sites = append(e.sites, sinkSite{fn: f, instr: call, val: a, pos: pos, desc: "argument of " + cal.display(), weak: !strong, leaves: true})
 			}
 		}
 		return
@@ -123,7 +123,7 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 		if !header {
 			desc = "key " + quote(s)
 		}
-		e.sites = append(e.sites, sinkSite{fn: f, val: args[i+1], pos: pos, desc: desc, weak: !header})
+		e.sites = append(e.sites, sinkSite{fn: f, instr: call, val: args[i+1], pos: pos, desc: desc, weak: !header, leaves: true})
 	}
 	// The result of a function named like a key: idempotencyKey(order).
 	if _, _, isSource := e.sourceCall(cal); isSource {
@@ -132,7 +132,7 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 	if v := call.Value(); v != nil && cal.fn != nil && keys.Match(cal.name) && !e.model.Barrier(cal.pkg, cal.recv, cal.name) {
 		sig := c.Signature()
 		if sig.Results().Len() == 1 && carriesData(sig.Results().At(0).Type()) {
-			e.sites = append(e.sites, sinkSite{fn: f, val: v, pos: pos, desc: "result of " + cal.display(), weak: true})
+			e.sites = append(e.sites, sinkSite{fn: f, instr: call, val: v, pos: pos, desc: "result of " + cal.display(), weak: true})
 		}
 	}
 }
@@ -162,4 +162,31 @@ func (e *engine) isLookupByKey(f *ssa.Function) bool {
 		recv = typeName(r.Type())
 	}
 	return e.model.Barrier(e.pass.Pkg.Path(), recv, f.Name())
+}
+
+// sentByCall reports a field of a local struct that is handed to a call
+// other than a database write: the request that carries the key out,
+// rather than the receipt that records it.
+func (e *engine) sentByCall(fa *ssa.FieldAddr) bool {
+	alloc, ok := fa.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	sends := func(v ssa.Value) bool {
+		for _, r := range *v.Referrers() {
+			if c, ok := r.(ssa.CallInstruction); ok && !e.isStore(describeCallee(c.Common())) {
+				return true
+			}
+		}
+		return false
+	}
+	if sends(alloc) {
+		return true
+	}
+	for _, r := range *alloc.Referrers() {
+		if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && sends(load) {
+			return true
+		}
+	}
+	return false
 }

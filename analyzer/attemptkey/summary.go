@@ -25,7 +25,7 @@ func (e *engine) addParamSink(f *ssa.Function, s paramSink) {
 
 // record notes a per-attempt origin reaching a sink at pos. The first
 // origin found for a position is kept.
-func (e *engine) record(fn *ssa.Function, pos token.Pos, o *origin, desc string, weak bool, obj types.Object, hops []step) {
+func (e *engine) record(fn *ssa.Function, instr ssa.Instruction, leaves bool, pos token.Pos, o *origin, desc string, weak bool, obj types.Object, hops []step) {
 	if !pos.IsValid() {
 		return
 	}
@@ -35,7 +35,7 @@ func (e *engine) record(fn *ssa.Function, pos token.Pos, o *origin, desc string,
 		}
 		return
 	}
-	f := &finding{fn: fn, pos: pos, o: o, desc: desc, weak: weak, obj: obj, hops: hops}
+	f := &finding{fn: fn, instr: instr, leaves: leaves, pos: pos, o: o, desc: desc, weak: weak, obj: obj, hops: hops}
 	e.findingAt[pos] = f
 	e.findings = append(e.findings, f)
 }
@@ -48,7 +48,7 @@ func (e *engine) checkSinks() {
 		}
 		for _, l := range e.labels(k) {
 			if l.origin != nil {
-				e.record(s.fn, s.pos, l.origin, s.desc, s.weak, s.obj, nil)
+				e.record(s.fn, s.instr, s.leaves, s.pos, l.origin, s.desc, s.weak, s.obj, nil)
 			} else {
 				e.addParamSink(l.fn, paramSink{param: l.param, path: l.path, desc: s.desc, posn: e.posn(s.pos), pos: s.pos, weak: s.weak})
 			}
@@ -136,5 +136,6 @@ func (e *engine) summarize(f *ssa.Function) *Summary {
 		seen[k] = true
 		s.Sinks = append(s.Sinks, SinkFlow{Param: ps.param, Path: ps.path, Sink: ps.desc, Posn: ps.posn, Weak: ps.weak})
 	}
+	s.Persists = sortedKeys(e.persistParams[f])
 	return s
 }

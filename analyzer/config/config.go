@@ -18,8 +18,8 @@
 //	    function: LoadIntent
 //	operations:       # SDK calls and what they do (IDEM002): create, charge,
 //	  - package: github.com/acme/pay   # capture, confirm, pay, refund act;
-//	    function: Settle               # update, delete, read do not
-//	    kind: charge
+//	    function: Settle               # update, delete, read do not; store
+//	    kind: charge                   # writes its arguments to a database
 //	headers: [X-Op-Token]         # extra idempotency header names
 //	key_name: (?i)op_?ref         # extra key-name pattern
 //	tables: [(?i)pedidos_pix]     # extra idempotency table patterns
@@ -169,7 +169,7 @@ func (c *Config) Compile() error {
 // Kinds a source or an operation may have.
 var (
 	SourceKinds    = []string{"random", "clock", "counter", "message-id", "request-id", "attempt", "model"}
-	OperationKinds = []string{"create", "charge", "capture", "confirm", "pay", "refund", "update", "delete", "read"}
+	OperationKinds = []string{"create", "charge", "capture", "confirm", "pay", "refund", "update", "delete", "read", "store"}
 )
 
 func checkKind(list, kind string) error {

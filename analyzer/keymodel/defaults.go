@@ -59,6 +59,12 @@ var defaults = mustCompile(config.Config{
 		{Package: "github.com/aws/aws-sdk-go/...", Field: "ClientToken|IdempotencyToken|ClientRequestToken|CallerReference|MessageDeduplicationId"},
 	},
 	Operations: []config.Pattern{
+		// Database writes: a key passed to one is stored (IDEM001 counts a
+		// key as persisted when such a write runs before it is used).
+		{Function: "Exec|ExecContext|Query|QueryContext|QueryRow|QueryRowContext|NamedExec|NamedExecContext|NamedQuery|NamedQueryContext|Queue|CopyFrom|SendBatch|MustExec|MustExecContext|QueryRowx|Queryx|SetNX|SetNx|HSetNX|SAdd|PutItem|TransactWriteItems", Receiver: ".+", Kind: "store"},
+		{Package: "gorm.io/gorm", Function: "Create|Save|CreateInBatches|FirstOrCreate", Kind: "store"},
+		{Package: "go.mongodb.org/mongo-driver/...", Function: "InsertOne|InsertMany|UpdateOne|ReplaceOne|FindOneAndUpdate", Kind: "store"},
+		{Package: "github.com/redis/go-redis/...", Function: "Set|SetNX|HSet|HSetNX|SAdd", Kind: "store"},
 		// stripe-go (package functions like paymentintent.New and the
 		// client's services like sc.V1PaymentIntents.Create).
 		{Package: "github.com/stripe/stripe-go/...", Function: "New|Create.*", Kind: "create"},

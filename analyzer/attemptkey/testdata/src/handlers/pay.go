@@ -72,7 +72,7 @@ func (a *Agent) HandleModelKey(ctx context.Context, m WAMessage) error {
 
 // HandleRight freezes the intent first and derives the key from the row
 // read back.
-func (a *Agent) HandleRight(ctx context.Context, tenant, conversation string, m WAMessage) error { // want HandleRight:"summary\\(results=0 outs=0 sinks=2\\)"
+func (a *Agent) HandleRight(ctx context.Context, tenant, conversation string, m WAMessage) error { // want HandleRight:"summary\\(results=0 outs=0 sinks=2 persists=\\[2 3\\]\\)"
 	c, err := a.extract(ctx, m)
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ func (a *Agent) HandleRight(ctx context.Context, tenant, conversation string, m 
 
 // HandlePersistedButUnused persists a fresh key and then uses the fresh
 // value instead of the one read back: a redelivery charges again.
-func (a *Agent) HandlePersistedButUnused(ctx context.Context, orderID string, cents int64) error {
+func (a *Agent) HandlePersistedButUnused(ctx context.Context, orderID string, cents int64) error { // want HandlePersistedButUnused:"persists=\\[2\\]"
 	idemKey := uuid.NewString()
 	if _, err := a.conn.Exec(ctx, `insert into intents (order_id, idem_key) values ($1, $2) on conflict do nothing`, orderID, idemKey); err != nil {
 		return err
@@ -110,7 +110,7 @@ func (a *Agent) HandlePersistedButUnused(ctx context.Context, orderID string, ce
 
 // HandleReturning generates a candidate key, lets the database keep the
 // first one, and uses the key returned: silent.
-func (a *Agent) HandleReturning(ctx context.Context, orderID string, cents int64) error {
+func (a *Agent) HandleReturning(ctx context.Context, orderID string, cents int64) error { // want HandleReturning:"persists=\\[2\\]"
 	var key string
 	err := a.conn.QueryRow(ctx, `insert into intents (order_id, idem_key) values ($1, $2)
 		on conflict (order_id) do update set order_id = excluded.order_id returning idem_key`, orderID, uuid.NewString()).Scan(&key)
