@@ -29,9 +29,13 @@ func writeChain(t testing.TB, n int) string {
 	}
 	var b strings.Builder
 	b.WriteString("package chain\n\nimport (\n\t\"net/http\"\n\t\"time\"\n)\n\n")
-	b.WriteString("type Req struct{ IdempotencyKey string }\n\n")
-	b.WriteString("func Start(req *http.Request) {\n\tdown0(req, time.Now().String())\n\treq.Header.Set(\"Idempotency-Key\", up0())\n\tsend(through0(time.Now().String()))\n\tnamed0(req, time.Now().String())\n}\n\n")
+	b.WriteString("type Req struct{ IdempotencyKey string }\n\nvar _ http.Header\n\n")
+	b.WriteString("func downStart(req *http.Request) { down0(req, time.Now().String()) }\n")
+	b.WriteString("func upStart(req *http.Request) { req.Header.Set(\"Idempotency-Key\", up0()) }\n")
+	b.WriteString("func throughStart() { send(through0(time.Now().String())) }\n")
+	b.WriteString("func namedStart(req *http.Request) { named0(req, time.Now().String()) }\n")
 	b.WriteString("func send(r Req) { _ = r }\n\n")
+	only := os.Getenv("CHAIN_ONLY")
 	for i := 0; i < n; i++ {
 		if i == n-1 {
 			fmt.Fprintf(&b, "func down%d(req *http.Request, k string) { req.Header.Set(\"Idempotency-Key\", k) }\n", i)
@@ -45,7 +49,17 @@ func writeChain(t testing.TB, n int) string {
 		fmt.Fprintf(&b, "func through%d(k string) Req { r := through%d(k); return r }\n", i, i+1)
 		fmt.Fprintf(&b, "func named%d(req *http.Request, idempotencyKey string) { named%d(req, idempotencyKey) }\n", i, i+1)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "chain.go"), []byte(b.String()), 0o644); err != nil {
+	src := b.String()
+	if only != "" {
+		var keep []string
+		for _, line := range strings.Split(src, "\n") {
+			if !strings.HasPrefix(line, "func ") || strings.HasPrefix(line, "func "+only) || strings.HasPrefix(line, "func send") {
+				keep = append(keep, line)
+			}
+		}
+		src = strings.Join(keep, "\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "chain.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return root
@@ -120,5 +134,31 @@ func BenchmarkChain(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestCapSaysSo: when a bound cuts the analysis short, the package gets a
+// note instead of a silent partial result.
+func TestCapSaysSo(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "src", "chain")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("package chain\n\nimport \"time\"\n\nfunc Many() []string {\n\tvar ks []string\n")
+	for i := 0; i < 70; i++ {
+		b.WriteString("\tks = append(ks, time.Now().String())\n")
+	}
+	b.WriteString("\treturn ks\n}\n")
+	if err := os.WriteFile(filepath.Join(dir, "chain.go"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, d := range analyzeChain(t, loadChain(t, root)) {
+		notes = append(notes, d.Message)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "cut short") {
+		t.Fatalf("want one note saying the analysis was cut short, got %q", notes)
 	}
 }

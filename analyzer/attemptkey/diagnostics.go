@@ -54,6 +54,12 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		}
 	}
 	var out []analysis.Diagnostic
+	if len(e.capped) > 0 && len(e.pass.Files) > 0 {
+		// Never silently: a bound that stopped the analysis early is
+		// reported, so a clean result is not mistaken for a verdict.
+		out = append(out, analysis.Diagnostic{Pos: e.pass.Files[0].Package, Category: "note",
+			Message: "note: IDEM001's analysis of this package was cut short (" + strings.Join(e.capped, "; ") + "); findings may be incomplete"})
+	}
 	for _, f := range candidates {
 		g := group{f.fn, f.o.root}
 		if f.weak && chosen[g] != f {

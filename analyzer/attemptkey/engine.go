@@ -136,20 +136,22 @@ type engine struct {
 	returns map[*ssa.Function][]*ssa.Return
 	binding map[*ssa.FreeVar]ssa.Value
 
-	cur         *ssa.Function   // the function being visited
-	curInstr    ssa.Instruction // the instruction being visited
-	calls       map[*ssa.CallCommon]*callInfo
-	idLabels    map[ssa.Instruction]*label
-	addrKeys    map[ssa.Value]key
-	valKeys     map[ssa.Value]key
-	mem         map[ssa.Value][]entry
-	clean       map[key]bool
-	fills       map[*ssa.Alloc][]ssa.Instruction
-	asValue     map[*ssa.Function]bool // functions used as values, not only called
-	methods     map[string][]importedMethod
-	stores      map[*ssa.Global][]ssa.Value
-	counterVars map[*ssa.Global]token.Pos
-	changed     bool
+	cur          *ssa.Function   // the function being visited
+	curInstr     ssa.Instruction // the instruction being visited
+	calls        map[*ssa.CallCommon]*callInfo
+	idLabels     map[ssa.Instruction]*label
+	addrKeys     map[ssa.Value]key
+	valKeys      map[ssa.Value]key
+	mem          map[ssa.Value][]entry
+	clean        map[key]bool
+	fills        map[*ssa.Alloc][]ssa.Instruction
+	asValue      map[*ssa.Function]bool // functions used as values, not only called
+	methods      map[string][]importedMethod
+	stores       map[*ssa.Global][]ssa.Value
+	capped       []string // bounds that cut the analysis short
+	originLabels map[*origin]*label
+	counterVars  map[*ssa.Global]token.Pos
+	changed      bool
 
 	params        map[paramKey]*label
 	sources       map[token.Pos]*origin
@@ -182,26 +184,27 @@ func newEngine(pass *analysis.Pass, model *keymodel.Model, keys *keyname.Matcher
 		keys = model.Keys
 	}
 	return &engine{
-		pass:       pass,
-		model:      model,
-		keys:       keys,
-		local:      map[*ssa.Function]bool{},
-		calls:      map[*ssa.CallCommon]*callInfo{},
-		idLabels:   map[ssa.Instruction]*label{},
-		addrKeys:   map[ssa.Value]key{},
-		valKeys:    map[ssa.Value]key{},
-		returns:    map[*ssa.Function][]*ssa.Return{},
-		binding:    map[*ssa.FreeVar]ssa.Value{},
-		mem:        map[ssa.Value][]entry{},
-		clean:      map[key]bool{},
-		fills:      map[*ssa.Alloc][]ssa.Instruction{},
-		params:     map[paramKey]*label{},
-		sources:    map[token.Pos]*origin{},
-		vias:       map[viaKey]*origin{},
-		imported:   map[string]*origin{},
-		paramSinks: map[*ssa.Function][]paramSink{},
-		findingAt:  map[token.Pos]*finding{},
-		reportedOb: map[types.Object]bool{},
+		pass:         pass,
+		model:        model,
+		keys:         keys,
+		local:        map[*ssa.Function]bool{},
+		calls:        map[*ssa.CallCommon]*callInfo{},
+		idLabels:     map[ssa.Instruction]*label{},
+		addrKeys:     map[ssa.Value]key{},
+		valKeys:      map[ssa.Value]key{},
+		returns:      map[*ssa.Function][]*ssa.Return{},
+		binding:      map[*ssa.FreeVar]ssa.Value{},
+		mem:          map[ssa.Value][]entry{},
+		clean:        map[key]bool{},
+		fills:        map[*ssa.Alloc][]ssa.Instruction{},
+		params:       map[paramKey]*label{},
+		sources:      map[token.Pos]*origin{},
+		vias:         map[viaKey]*origin{},
+		imported:     map[string]*origin{},
+		paramSinks:   map[*ssa.Function][]paramSink{},
+		findingAt:    map[token.Pos]*finding{},
+		originLabels: map[*origin]*label{},
+		reportedOb:   map[types.Object]bool{},
 	}
 }
 
@@ -354,6 +357,18 @@ func (e *engine) importedOrigin(f Flow) *origin {
 	return o
 }
 
+// originLabel is the one label holding o: locations deduplicate labels
+// by identity, so a fresh label per transfer would pile up copies of the
+// same origin round after round.
+func (e *engine) originLabel(o *origin) *label {
+	if l, ok := e.originLabels[o]; ok {
+		return l
+	}
+	l := &label{origin: o}
+	e.originLabels[o] = l
+	return l
+}
+
 // hop records that o crossed a call at pos.
 func (e *engine) hop(o *origin, pos token.Pos, msg string) *origin {
 	if !pos.IsValid() || len(o.steps) >= 8 {
@@ -387,7 +402,8 @@ func (e *engine) add(k key, l *label) {
 			return
 		}
 	}
-	if len(es) >= 64 {
+	if len(es) >= maxEntries {
+		e.capHit("a location held more than %d values; the others were dropped", maxEntries)
 		return
 	}
 	e.mem[k.root] = append(es, entry{k.path, l})
@@ -566,6 +582,21 @@ func (e *engine) computeValKey(v ssa.Value) key {
 func isTable(x ssa.Value) bool {
 	_, ok := x.(*ssa.Const)
 	return ok
+}
+
+// maxEntries bounds what one abstract location holds.
+const maxEntries = 64
+
+// capHit notes, once per reason, that a bound cut the analysis short: the
+// package gets a note saying its findings may be incomplete.
+func (e *engine) capHit(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, c := range e.capped {
+		if c == msg {
+			return
+		}
+	}
+	e.capped = append(e.capped, msg)
 }
 
 func isPointer(t types.Type) bool {

@@ -43,6 +43,9 @@ func (e *engine) solve() {
 		if !e.changed {
 			break
 		}
+		if round == maxRounds-1 {
+			e.capped = append(e.capped, fmt.Sprintf("propagation stopped after %d rounds before reaching a fixed point", maxRounds))
+		}
 	}
 	e.computePersists()
 }
@@ -69,11 +72,11 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 			e.addAll(key{in, ""}, e.valKey(in.X))
 		case token.MUL:
 			if g, ok := in.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "crypto/rand" && g.Name() == "Reader" {
-				e.add(key{g, ""}, &label{origin: e.sourceAt(in.Pos(), "rand.Reader", kindRandom)})
+				e.add(key{g, ""}, e.originLabel(e.sourceAt(in.Pos(), "rand.Reader", kindRandom)))
 			}
 			if g, ok := in.X.(*ssa.Global); ok {
 				if pos, ok := e.counters()[g]; ok {
-					e.add(key{g, ""}, &label{origin: e.sourceAt(pos, "variable "+g.Name(), kindCounter)})
+					e.add(key{g, ""}, e.originLabel(e.sourceAt(pos, "variable "+g.Name(), kindCounter)))
 				}
 			}
 		}
@@ -195,7 +198,7 @@ func (e *engine) fieldLabel(pos token.Pos, structType types.Type, field int) *la
 		return nil
 	}
 	if kind, ok := e.model.SourceField(structPkg(structType), name); ok {
-		return &label{origin: e.sourceAt(pos, "field "+name, sourceKind(kind))}
+		return e.originLabel(e.sourceAt(pos, "field "+name, sourceKind(kind)))
 	}
 	return e.identityNameLabel(pos, "field "+name, messageIDName(structType, name), tag)
 }
@@ -208,7 +211,7 @@ func (e *engine) identityNameLabel(pos token.Pos, what, name, tag string) *label
 	if kind == "" || !pos.IsValid() {
 		return nil
 	}
-	return &label{origin: e.sourceAt(pos, what, kind)}
+	return e.originLabel(e.sourceAt(pos, what, kind))
 }
 
 // fieldOf returns the name and JSON tag of field i of the struct t points
@@ -285,19 +288,19 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 	}
 	if val != nil && llmHTTPCall(c, cal) {
 		ci.mode, ci.out = callSource, -1
-		ci.source = &label{origin: e.sourceAt(pos, "response of "+cal.display(), kindModel)}
+		ci.source = e.originLabel(e.sourceAt(pos, "response of "+cal.display(), kindModel))
 		return ci
 	}
 	if kind, out, ok := e.sourceCall(cal); ok {
 		ci.mode, ci.out = callSource, out
-		ci.source = &label{origin: e.sourceAt(pos, cal.display(), kind)}
+		ci.source = e.originLabel(e.sourceAt(pos, cal.display(), kind))
 		return ci
 	}
 	if val != nil && !setterKeyName(cal.name) && cal.sig != nil && hasDataResult(cal.sig) {
 		// Accessors of per-attempt identity: middleware.GetReqID(ctx),
 		// span.SpanContext().TraceID(), retry.AttemptFromContext(ctx).
 		if k := identityKind(trimAccessor(cal.name)); k != "" {
-			ci.accessor = &label{origin: e.sourceAt(pos, cal.display(), k)}
+			ci.accessor = e.originLabel(e.sourceAt(pos, cal.display(), k))
 		}
 	}
 	if val != nil && cal.recv != "" && isHeaderGetter(cal.name) && len(c.Args) >= 1 {
@@ -310,7 +313,7 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 				return ci
 			}
 			if k := identityKind(s); k != "" {
-				ci.accessor = &label{origin: e.sourceAt(pos, fmt.Sprintf("%s(%q)", cal.name, s), k)}
+				ci.accessor = e.originLabel(e.sourceAt(pos, fmt.Sprintf("%s(%q)", cal.name, s), k))
 			}
 		}
 	}
@@ -440,7 +443,7 @@ func (e *engine) transfer(dst, src key, callee *ssa.Function, args []ssa.Value, 
 		l := en.l
 		switch {
 		case l.origin != nil:
-			e.add(dst.sub(en.path), &label{origin: e.hop(l.origin, pos, msg)})
+			e.add(dst.sub(en.path), e.originLabel(e.hop(l.origin, pos, msg)))
 		case l.fn == callee:
 			if l.param == skipParam || l.param >= len(args) {
 				continue
@@ -536,7 +539,7 @@ func (e *engine) applyFact(cal callee, s *Summary, c *ssa.CallCommon, args []ssa
 		}
 		dst := resultKey(val, fl.To, n).sub(fl.ToPath)
 		if fl.From < 0 {
-			e.add(dst, &label{origin: e.hop(e.importedOrigin(fl), pos, msg)})
+			e.add(dst, e.originLabel(e.hop(e.importedOrigin(fl), pos, msg)))
 		} else if fl.From < len(args) {
 			e.copyInto(dst, e.valKey(args[fl.From]).sub(fl.FromPath))
 		}
@@ -547,7 +550,7 @@ func (e *engine) applyFact(cal callee, s *Summary, c *ssa.CallCommon, args []ssa
 		}
 		dst := e.valKey(args[fl.To]).sub(fl.ToPath)
 		if fl.From < 0 {
-			e.add(dst, &label{origin: e.hop(e.importedOrigin(fl), pos, "written by "+cal.display())})
+			e.add(dst, e.originLabel(e.hop(e.importedOrigin(fl), pos, "written by "+cal.display())))
 		} else if fl.From < len(args) {
 			e.copyInto(dst, e.valKey(args[fl.From]).sub(fl.FromPath))
 		}

@@ -11,12 +11,16 @@ import (
 )
 
 func (e *engine) addParamSink(f *ssa.Function, s paramSink) {
+	// One sink per parameter, path and strength is enough to report a
+	// caller's argument; keeping every description would grow with the
+	// length of a chain of helpers that pass the key on.
 	for _, o := range e.paramSinks[f] {
-		if o.param == s.param && o.path == s.path && o.desc == s.desc && o.weak == s.weak {
+		if o.param == s.param && o.path == s.path && o.weak == s.weak {
 			return
 		}
 	}
 	if len(e.paramSinks[f]) >= 32 {
+		e.capHit("a function had more than %d parameter sinks; the others were dropped", 32)
 		return
 	}
 	e.paramSinks[f] = append(e.paramSinks[f], s)
