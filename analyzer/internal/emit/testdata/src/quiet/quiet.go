@@ -1,0 +1,5 @@
+package quiet
+
+func flag() {}
+
+func use() { flag() }
