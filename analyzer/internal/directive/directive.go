@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 // Prefix starts every idemcheck directive.
@@ -187,7 +188,12 @@ func (r *Reporter) ReportMalformed(includeUnnamed bool) {
 // dropped reports whether a diagnostic at pos is left out by the
 // configuration: its rule is disabled, or pos lies in a generated file.
 func (r *Reporter) dropped(pos token.Pos) bool {
-	cfg := config.Active()
+	// The configuration travels with the analysis, in the key model the
+	// rules require; an analyzer without it gets the defaults.
+	var cfg *config.Config
+	if m, ok := r.Pass.ResultOf[keymodel.Analyzer].(*keymodel.Model); ok {
+		cfg = m.Config
+	}
 	if cfg.Disabled(r.Rule) {
 		return true
 	}
