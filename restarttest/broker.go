@@ -83,37 +83,55 @@ func (b *brokerTransport) deliver(ctx context.Context, rs *roundState, deliverie
 		rs.envErr(&EnvError{Err: err})
 		return
 	}
-	id := messageID(rs.h.cfg.Message)
-	for d := 0; d < deliveries; d++ {
-		if err := b.ops.publish(ctx, rs.h.cfg.Message, id); err != nil {
+	if rs.resend != nil {
+		// The original until acknowledged, then the same business message
+		// published again under its fresh envelope ids.
+		b.publishAndConsume(ctx, rs, rs.message(1).body, 1)
+		if rs.deliveryAcked(1) && ctx.Err() == nil {
+			b.publishAndConsume(ctx, rs, rs.message(2).body, 2)
+		}
+		return
+	}
+	ds := make([]int, deliveries)
+	for i := range ds {
+		ds[i] = i + 1
+	}
+	b.publishAndConsume(ctx, rs, rs.h.cfg.Message, ds...)
+}
+
+// publishAndConsume publishes body once per delivery in ds and runs their
+// consumers in waves. A wave runs the consumers until the broker has
+// nothing pending and the handler is quiet. RabbitMQ cannot tell an idle
+// consumer that holds the message from one that acknowledged it: once the
+// consumers are stopped, a message back in the queue starts another wave.
+func (b *brokerTransport) publishAndConsume(ctx context.Context, rs *roundState, body []byte, ds ...int) {
+	id := messageID(body)
+	for range ds {
+		if err := b.ops.publish(ctx, body, id); err != nil {
 			rs.envErr(&EnvError{Err: err})
 			return
 		}
 	}
-	// A wave runs the consumers until the broker has nothing pending and
-	// the handler is quiet. RabbitMQ cannot tell an idle consumer that
-	// holds the message from one that acknowledged it: once the consumers
-	// are stopped, a message back in the queue starts another wave.
-	next := make([]int, deliveries)
-	for d := range next {
-		next[d] = 1
+	next := make([]int, len(ds))
+	for i := range next {
+		next[i] = 1
 	}
 	for ctx.Err() == nil {
-		last := b.wave(ctx, rs, next)
+		last := b.wave(ctx, rs, ds, next)
 		p, err := b.finalPending(ctx)
 		if err != nil {
 			rs.envErr(&EnvError{Err: err})
 			return
 		}
 		more := false
-		for d, a := range last {
+		for i, a := range last {
 			if a == nil {
 				continue
 			}
 			if !p.settled() && a.rec.Outcome == OutcomeAcked {
 				a.rec.Outcome, a.rec.Error = OutcomeFailed, p.String()
 			}
-			more = more || next[d] <= rs.h.cfg.MaxAttempts
+			more = more || next[i] <= rs.h.cfg.MaxAttempts
 		}
 		if p.settled() || !more {
 			return
@@ -123,7 +141,7 @@ func (b *brokerTransport) deliver(ctx context.Context, rs *roundState, deliverie
 
 // wave runs one consumer per delivery until the round settles or their
 // attempts run out, and returns each delivery's last attempt.
-func (b *brokerTransport) wave(ctx context.Context, rs *roundState, next []int) []*attemptRun {
+func (b *brokerTransport) wave(ctx context.Context, rs *roundState, ds, next []int) []*attemptRun {
 	settled := make(chan struct{})
 	stopWatch := make(chan struct{})
 	var watch sync.WaitGroup
@@ -133,12 +151,12 @@ func (b *brokerTransport) wave(ctx context.Context, rs *roundState, next []int) 
 		b.watch(ctx, rs, settled, stopWatch)
 	}()
 	var wg sync.WaitGroup
-	last := make([]*attemptRun, len(next))
-	for d := range next {
+	last := make([]*attemptRun, len(ds))
+	for i, d := range ds {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			last[d] = b.consume(ctx, rs, d+1, &next[d], settled)
+			last[i] = b.consume(ctx, rs, d, &next[i], settled)
 		}()
 	}
 	wg.Wait()

@@ -266,3 +266,43 @@ func TestBrokerCommitLostAndTimeKills(t *testing.T) {
 		})
 	}
 }
+
+// The resend round on a broker: the same payment published again under a
+// fresh message id. A key taken from the AMQP message id survives every
+// redelivery (the kill round passes) and charges twice here.
+func TestBrokerResendRound(t *testing.T) {
+	t.Parallel()
+	cfg := amqpConfig(t, consumer(t, "amqp")+" -key message-id")
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillResend}}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	if !roundAt(t, rep, "response").Passed {
+		t.Error("response round: the broker's redelivery keeps the message id, so the key holds")
+	}
+	r := roundAt(t, rep, "resend")
+	if once := check(r, CheckEffectOnce); once.Passed || !strings.HasPrefix(once.Detail, "duplicated charge (2 effects") {
+		t.Errorf("resend round: effect-once %+v, want duplicated charge", once)
+	}
+	if len(r.Resent) == 0 || maxDelivery(r) != 2 {
+		t.Errorf("resend round: resent %+v, attempts %+v; want the message published again as delivery 2", r.Resent, r.Attempts)
+	}
+	nats := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent")
+	nats.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResend}}
+	if rep := run(t, nats); rep.Verdict != VerdictPass {
+		t.Errorf("nats intent consumer: verdict %s on the resend round, failed %v", rep.Verdict, failedChecks(rep))
+	}
+}
+
+// concurrent:2 on a broker: two consumers, each its own process, meet at
+// the rendezvous, so the race happens.
+func TestBrokerConcurrentRendezvous(t *testing.T) {
+	t.Parallel()
+	cfg := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent")
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillConcurrent, N: 2}}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	r := roundAt(t, rep, "concurrent:2")
+	if !r.Passed || len(r.Rendezvous) == 0 || !r.Rendezvous[0].Reached {
+		t.Errorf("concurrent round: passed %v, rendezvous %+v; want both consumers held and released together", r.Passed, r.Rendezvous)
+	}
+}

@@ -419,7 +419,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	rs := newRoundState(h, kp)
-	if kp.Kind == KillConcurrent && h.transport == nil {
+	if kp.Kind == KillConcurrent && (h.transport == nil || consumersPerDelivery(h.transport)) {
 		// A server answers every delivery from one process: its arrivals
 		// cannot be told apart by delivery.
 		rs.rv = newRendezvous(kp.N, rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil)
@@ -438,7 +438,11 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 			return Round{}, &EnvError{Err: err}
 		}
 		defer rs.cleanupResend()
-		rs.deliverResend(ctx)
+		if h.transport != nil {
+			h.transport.deliver(ctx, rs, 2) // a broker: published again
+		} else {
+			rs.deliverResend(ctx)
+		}
 	case h.transport != nil:
 		h.transport.deliver(ctx, rs, rs.deliveries())
 	default:

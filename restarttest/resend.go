@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
 )
 
 // The resend round: the publisher sends the same business message again
@@ -20,11 +19,6 @@ func (h *harness) resendApplies() bool {
 	if h.cfg.ClientKey {
 		return false
 	}
-	// A broker transport publishes the original message only; publishing
-	// rs.message(2) for the resend round is its part to add.
-	if h.cfg.DeliverURL != "" && !strings.HasPrefix(strings.ToLower(h.cfg.DeliverURL), "http://") {
-		return false
-	}
 	return len(h.envelope) > 0
 }
 
@@ -36,8 +30,6 @@ func (h *harness) checkResendPlan() error {
 		case k.Kind != KillResend || h.resendApplies():
 		case h.cfg.ClientKey:
 			return errors.New("--kill-at resend does not apply with --client-key: the client owns the operation's key, and a re-send under a new key is a new operation")
-		case len(h.envelope) > 0:
-			return errors.New("--kill-at resend is not supported with broker delivery yet: use stdin or --deliver http://")
 		default:
 			return errors.New("--kill-at resend: the message has no envelope field to renew (message_id, messageId, MessageId, event_id, eventId or id at the top level); name one with --envelope-field PATH")
 		}

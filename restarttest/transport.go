@@ -55,6 +55,14 @@ func (h *harness) openTransport(ctx context.Context) (transport, error) {
 	return nil, envErrorf("bad --deliver URL %q: want http://, amqp:// or nats://", RedactURL(raw))
 }
 
+// consumersPerDelivery reports whether each delivery has its own handler
+// process (broker consumers), so a concurrent round's rendezvous can tell
+// the deliveries apart; an HTTP API answers them all from one process.
+func consumersPerDelivery(t transport) bool {
+	_, ok := t.(*brokerTransport)
+	return ok
+}
+
 // RedactURL hides the password of a URL, for messages and reports.
 func RedactURL(raw string) string {
 	u, err := url.Parse(raw)

@@ -6,7 +6,10 @@
 // business intent in the message (tenant, action, frozen payment), so every
 // redelivery of the message, after any crash, asks for the same charge.
 // With -key delivery the key is drawn per delivery, the common mistake: a
-// redelivery after a crash charges again.
+// redelivery after a crash charges again. With -key message-id the key is
+// the AMQP message id, the transport's identity of the message, not the
+// action's: the broker's redeliveries keep it, but the same payment published
+// again (a producer's retry, a user pressing twice) comes with a new one.
 //
 //	amqp -key intent
 package main
@@ -38,7 +41,7 @@ type message struct {
 }
 
 func main() {
-	keyMode := flag.String("key", "intent", "how the idempotency key is made: intent or delivery")
+	keyMode := flag.String("key", "intent", "how the idempotency key is made: intent, delivery or message-id")
 	flag.Parse()
 	ctx := context.Background()
 	db, err := pgx.Connect(ctx, os.Getenv("DATABASE_URL"))
@@ -69,8 +72,11 @@ func main() {
 			continue
 		}
 		key := intentKey(secret, msg)
-		if *keyMode == "delivery" {
+		switch *keyMode {
+		case "delivery":
 			key = perDeliveryKey()
+		case "message-id":
+			key = d.MessageId
 		}
 		switch err := pay(ctx, db, key, msg); {
 		case err == nil:
