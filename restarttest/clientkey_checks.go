@@ -20,31 +20,46 @@ func (t *clientKeyTransport) judge(ctx context.Context, rs *roundState, r *Round
 	}
 	r.Probes = append(r.Probes, cr.probes...)
 	markStuckKey(r, cr.key)
-	if c, ok := checkReplayIdentical(r); ok {
-		r.Checks = append(r.Checks, c)
+	replay, ok := checkReplayIdentical(r)
+	if !ok {
+		replay = notApplicable(CheckReplayIdentical, "the request never completed in this round: no answer to repeat")
 	}
-	if cr.hold != nil && cr.hold.wasHeld() {
-		r.Checks = append(r.Checks, checkInFlight(cr.hold))
-	}
-	if rs.kp.Kind != KillNone {
-		return nil
-	}
+	r.Checks = append(r.Checks, replay, t.inFlightCheck(cr))
+	clean := rs.kp.Kind == KillNone
 	stored, completed := firstCompletedOf(r.Attempts)
+	mismatch := notApplicable(CheckMismatchRejected, "sent in the clean round")
 	if p, ok := probeNamed(r, ProbeMismatch); ok {
-		r.Checks = append(r.Checks, checkMismatchRejected(p, stored))
+		mismatch = checkMismatchRejected(p, stored)
+	} else if clean {
+		mismatch.Detail = "not sent: the request did not complete with a 2xx, or the message has no JSON field to change"
 	}
+	required := notApplicable(CheckKeyRequired, "sent in the clean round with --require-key")
 	if p, ok := probeNamed(r, ProbeNoKey); ok {
-		r.Checks = append(r.Checks, checkKeyRequired(p))
+		required = checkKeyRequired(p)
 	}
-	if len(t.clients) >= 2 && completed && stored.HTTPStatus/100 == 2 {
+	scoped := notApplicable(CheckClientScoped, "sent in the clean round with two --client-header")
+	if clean && len(t.clients) >= 2 && completed && stored.HTTPStatus/100 == 2 {
 		p := t.probeOtherClient(ctx, cr.key)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		r.Probes = append(r.Probes, p)
-		r.Checks = append(r.Checks, checkClientScoped(p, stored, len(r.EffectRequests) > 0))
+		scoped = checkClientScoped(p, stored, len(r.EffectRequests) > 0)
 	}
+	r.Checks = append(r.Checks, mismatch, required, scoped)
 	return nil
+}
+
+// inFlightCheck is in-flight-conflict where the round sent the key twice
+// while its first request was held, not applicable elsewhere.
+func (t *clientKeyTransport) inFlightCheck(cr *clientKeyRound) Check {
+	switch {
+	case cr.hold == nil:
+		return notApplicable(CheckInFlightConflict, "tested in concurrent rounds")
+	case !cr.hold.wasHeld():
+		return notApplicable(CheckInFlightConflict, "no effect request to hold at the provider: the key could not be sent again while its first request was provably running")
+	}
+	return checkInFlight(cr.hold)
 }
 
 func probeNamed(r *Round, name string) (Probe, bool) {

@@ -81,6 +81,13 @@ func TestAPIRightPasses(t *testing.T) {
 	if c := check(roundAt(t, rep, "concurrent:2"), CheckInFlightConflict); !c.Passed {
 		t.Errorf("concurrent round: in-flight-conflict = %+v", c)
 	}
+	// The clean round's probes are not sent in a kill round: listed, not
+	// applicable, never a pass nobody earned.
+	for _, name := range []string{CheckInFlightConflict, CheckMismatchRejected, CheckKeyRequired, CheckClientScoped} {
+		if c := check(roundAt(t, rep, "response"), name); c.Name == "" || c.Applicable {
+			t.Errorf("response round: %s = %+v, want listed as not applicable", name, c)
+		}
+	}
 	checkClientKeyJSON(t, rep)
 }
 
@@ -156,7 +163,7 @@ func TestAPIContractFlaws(t *testing.T) {
 				t.Fatalf("verdict %s, want fail", rep.Verdict)
 			}
 			c := check(roundAt(t, rep, tc.round), tc.check)
-			if c.Name == "" || c.Passed || !strings.Contains(c.Detail, tc.detail) {
+			if !c.Failed() || !strings.Contains(c.Detail, tc.detail) {
 				t.Errorf("round %s: %s = %+v, want failed with %q", tc.round, tc.check, c, tc.detail)
 			}
 			for _, r := range rep.Rounds {
@@ -194,14 +201,14 @@ func TestAPIArticleMiddlewareLeavesTheKeyStuck(t *testing.T) {
 	r := roundAt(t, rep, "response")
 	key := r.Attempts[0].IdempotencyKey
 	want := "key " + key + " stuck in processing: the server never completes or expires it"
-	if c := check(r, CheckAcked); c.Passed || !strings.HasPrefix(c.Detail, want) {
+	if c := check(r, CheckAcked); !c.Failed() || !strings.HasPrefix(c.Detail, want) {
 		t.Errorf("response round: acked = %+v, want %q", c, want)
 	}
 	if !strings.Contains(rep.Summary, "stuck in processing") {
 		t.Errorf("summary %q does not name the stuck key", rep.Summary)
 	}
 	clean := roundAt(t, rep, "none")
-	if c := check(clean, CheckKeyRequired); c.Passed || !strings.Contains(c.Detail, "was executed") {
+	if c := check(clean, CheckKeyRequired); !c.Failed() || !strings.Contains(c.Detail, "was executed") {
 		t.Errorf("clean round: key-required = %+v, want the unprotected path executed", c)
 	}
 	for _, name := range []string{CheckReplayIdentical, CheckMismatchRejected, CheckClientScoped} {
