@@ -69,7 +69,11 @@ message, and check that the effect happened exactly once.
 
 The handler runs with sh -c in its own process group, once per delivery, with
 the message on stdin; exit 0 acknowledges it. With --deliver it is a server:
-idemcheck waits for the port, POSTs the message, and a 2xx acknowledges it.
+idemcheck waits for the port, POSTs the message, and a 2xx acknowledges it;
+with --client-key idemcheck is the API's client under the Idempotency-Key
+contract and checks it. With --deliver amqp://… or nats://… it is your
+consumer: idemcheck publishes, the broker redelivers after a kill, and
+acknowledged is what the broker says.
 It gets DATABASE_URL (search_path set to a fresh schema), PGHOST PGPORT PGUSER
 PGDATABASE PGOPTIONS, PROVIDER_URL, MODEL_URL (with --model-replies) and
 IDEMPOTENCY_HMAC_KEY (a test secret). The database variables name a proxy on
