@@ -111,7 +111,9 @@ func lintRun(opts *LintOptions) error {
 	if opts.IO.IsStderrTTY() {
 		progress = terminalProgress(opts.IO.ErrOut)
 	}
-	res, err := driver.Run(context.Background(), driver.Options{
+	in := onSignals(context.Background())
+	defer in.stop()
+	res, err := driver.Run(in.ctx, driver.Options{
 		Dir:           opts.Dir,
 		Patterns:      opts.Patterns,
 		Tags:          opts.Tags,
@@ -123,6 +125,9 @@ func lintRun(opts *LintOptions) error {
 	})
 	if progress != nil {
 		fmt.Fprint(opts.IO.ErrOut, "\r\x1b[K")
+	}
+	if ierr := in.err("stopped go vet and the vet tools it started"); ierr != nil {
+		return ierr
 	}
 	if err != nil {
 		return UsageErrorf("%v", err)

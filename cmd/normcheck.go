@@ -1,8 +1,9 @@
 package cmd
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -17,7 +18,9 @@ import (
 	"github.com/idemcheck/idemcheck/derive"
 	"github.com/idemcheck/idemcheck/derive/pixkey"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 	"github.com/idemcheck/idemcheck/internal/ui"
+	"github.com/idemcheck/idemcheck/normcheck"
 )
 
 // The field whose rule normcheck uses when neither --rule nor --field says
@@ -127,34 +130,12 @@ func checkNormcheckFlags(c *cobra.Command, opts *NormcheckOptions) error {
 	return nil
 }
 
-// normalizer turns one spelling into the value that is compared: a rule's
-// output, or the key printed by --exec.
-type normalizer struct {
-	describe  string         // human: "rule pix_key (default schema v1, …)"
-	info      normalizerJSON // machine
-	normalize func(string) (string, error)
-	// audits adds the --exec checks (same input twice, another identifier).
-	audits bool
-	// failFast: an error from normalize is an environment error (exit 2),
-	// not a finding.
-	failFast bool
-}
-
-type normalizerJSON struct {
-	Rule          string `json:"rule,omitempty"`
-	SchemaVersion int    `json:"schema_version,omitempty"`
-	Schema        string `json:"schema,omitempty"`
-	Action        string `json:"action,omitempty"`
-	Field         string `json:"field,omitempty"`
-	Exec          string `json:"exec,omitempty"`
-}
-
 func normcheckRun(opts *NormcheckOptions) error {
 	kind, err := pixkey.ParseKind(opts.Type)
 	if err != nil {
 		return UsageErrorf("--type: %v", err)
 	}
-	var norm *normalizer
+	var norm *normcheck.Normalizer
 	if opts.Exec != "" {
 		norm, err = execNormalizer(opts)
 	} else {
@@ -163,14 +144,18 @@ func normcheckRun(opts *NormcheckOptions) error {
 	if err != nil {
 		return err
 	}
-	report := normcheckReport{Type: string(kind), Normalizer: norm.info, OK: true}
-	for _, v := range opts.Values {
-		vr, err := checkValue(kind, v, norm)
-		if err != nil {
-			return err
-		}
-		report.OK = report.OK && vr.ok()
-		report.Values = append(report.Values, vr)
+	in := onSignals(context.Background())
+	defer in.stop()
+	report, err := normcheck.Check(in.ctx, kind, opts.Values, norm)
+	if ierr := in.err("stopped the --exec command and everything it started"); ierr != nil {
+		return ierr
+	}
+	var cmdErr *normcheck.CommandError
+	if errors.As(err, &cmdErr) {
+		return UsageErrorf("--exec on spelling %s: %v", strconv.Quote(cmdErr.Spelling), cmdErr.Err)
+	}
+	if err != nil {
+		return UsageErrorf("%v", err)
 	}
 	if opts.Format == "json" {
 		enc := json.NewEncoder(opts.IO.Out)
@@ -180,7 +165,7 @@ func normcheckRun(opts *NormcheckOptions) error {
 			return err
 		}
 	} else {
-		writeNormcheckText(opts.IO, kind, norm, &report)
+		writeNormcheckText(opts.IO, kind, norm, report)
 	}
 	if !report.OK {
 		return ErrFindings
@@ -190,8 +175,8 @@ func normcheckRun(opts *NormcheckOptions) error {
 
 // ruleNormalizer resolves --rule, --schema/--action/--field or the default
 // schema's chave_pix_destino to a rule.
-func ruleNormalizer(opts *NormcheckOptions, kind pixkey.Kind) (*normalizer, error) {
-	info := normalizerJSON{Rule: opts.Rule}
+func ruleNormalizer(opts *NormcheckOptions, kind pixkey.Kind) (*normcheck.Normalizer, error) {
+	info := normcheck.Info{Rule: opts.Rule}
 	describe := "rule " + opts.Rule
 	if opts.Rule == "" {
 		schema := derive.DefaultSchema()
@@ -220,15 +205,7 @@ func ruleNormalizer(opts *NormcheckOptions, kind pixkey.Kind) (*normalizer, erro
 	if !slices.Contains(derive.RuleNames(), info.Rule) {
 		return nil, UsageErrorf("unknown rule %q (known: %s)", info.Rule, strings.Join(derive.RuleNames(), ", "))
 	}
-	rule := info.Rule
-	normalize := func(s string) (string, error) { return derive.NormalizeString(rule, s) }
-	if rule == derive.RulePixKeyTyped {
-		// The rule reads the key type from a sibling field; here the type is
-		// --type itself.
-		describe += fmt.Sprintf(" with key type %s", kind)
-		normalize = func(s string) (string, error) { return derive.NormalizePixKeyTyped(string(kind), s) }
-	}
-	return &normalizer{describe: describe, info: info, normalize: normalize}, nil
+	return normcheck.RuleNormalizer(info, describe, kind), nil
 }
 
 // findSchemaField finds field in action, or in the only action that has it
@@ -270,104 +247,7 @@ func findSchemaField(s *derive.Schema, action, field string) (*derive.Action, *d
 	return found[0], fields[0], nil
 }
 
-// normcheckReport is the --format json document (documented in docs/normcheck.md).
-type normcheckReport struct {
-	Type       string         `json:"type"`
-	Normalizer normalizerJSON `json:"normalizer"`
-	OK         bool           `json:"ok"`
-	Values     []valueReport  `json:"values"`
-}
-
-type valueReport struct {
-	Value     string          `json:"value"`
-	Valid     bool            `json:"valid"`
-	Error     string          `json:"error,omitempty"`     // why the value is invalid
-	Canonical string          `json:"canonical,omitempty"` // the identifier's canonical form
-	Reference string          `json:"reference,omitempty"` // what the value as given normalizes to
-	Agree     bool            `json:"agree"`
-	Spellings []spellingCheck `json:"spellings,omitempty"`
-	Different []string        `json:"different,omitempty"` // spellings that normalize otherwise
-	Checks    []auditCheck    `json:"checks,omitempty"`    // --exec only
-}
-
-type spellingCheck struct {
-	Form       string `json:"form"`
-	Spelling   string `json:"spelling"`
-	Normalized string `json:"normalized,omitempty"`
-	Error      string `json:"error,omitempty"`
-	Same       bool   `json:"same"`
-}
-
-// auditCheck is an extra --exec check: "repeat" (the same input twice gives
-// the same key) and "other_value" (another identifier gives another key).
-type auditCheck struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Input  string `json:"input"`
-	Key    string `json:"key"`
-	Detail string `json:"detail"`
-}
-
-func (v *valueReport) ok() bool {
-	if !v.Valid || !v.Agree {
-		return false
-	}
-	for _, c := range v.Checks {
-		if !c.OK {
-			return false
-		}
-	}
-	return true
-}
-
-// checkValue validates value, normalizes each of its spellings and
-// compares them with the value as given. Only an environment error (a
-// failing --exec) is returned as an error.
-func checkValue(kind pixkey.Kind, value string, norm *normalizer) (valueReport, error) {
-	vr := valueReport{Value: value}
-	spellings, err := pixkey.Spellings(kind, value)
-	if err != nil {
-		var invalid *pixkey.Error
-		if !errors.As(err, &invalid) {
-			return vr, err
-		}
-		vr.Error = fmt.Sprintf("invalid %s: %s", kind, invalid.Reason)
-		return vr, nil
-	}
-	vr.Valid = true
-	vr.Canonical, _ = pixkey.Normalize(kind, value)
-	vr.Agree = true
-	var referenceErr error
-	for i, sp := range spellings {
-		out, err := norm.normalize(sp.Value)
-		if err != nil && norm.failFast {
-			return vr, err
-		}
-		sc := spellingCheck{Form: sp.Label, Spelling: sp.Value, Normalized: out}
-		if err != nil {
-			sc.Error = err.Error()
-		}
-		if i == 0 {
-			vr.Reference, referenceErr = out, err
-		}
-		sc.Same = err == nil && referenceErr == nil && out == vr.Reference
-		if !sc.Same {
-			vr.Agree = false
-			vr.Different = append(vr.Different, sp.Value)
-		}
-		vr.Spellings = append(vr.Spellings, sc)
-	}
-	if norm.audits {
-		checks, err := auditChecks(kind, value, vr.Reference, norm)
-		if err != nil {
-			return vr, err
-		}
-		vr.Checks = checks
-	}
-	return vr, nil
-}
-
-func writeNormcheckText(ios *iostreams.IOStreams, kind pixkey.Kind, norm *normalizer, r *normcheckReport) {
+func writeNormcheckText(ios *iostreams.IOStreams, kind pixkey.Kind, norm *normcheck.Normalizer, r *normcheck.Report) {
 	out := ios.Out
 	st := ui.New(out, ios.ColorEnabled())
 	hinted := false
@@ -375,7 +255,7 @@ func writeNormcheckText(ios *iostreams.IOStreams, kind pixkey.Kind, norm *normal
 		if i > 0 {
 			fmt.Fprintln(out)
 		}
-		fmt.Fprintf(out, "%s %s — %s\n", st.Title.Render(kind.String()), st.Code.Render(v.Value), norm.describe)
+		fmt.Fprintf(out, "%s %s — %s\n", st.Title.Render(kind.String()), st.Code.Render(v.Value), norm.Describe)
 		if !v.Valid {
 			fmt.Fprintf(out, "%s %s\n", st.Fail.Render(st.FailMark), v.Error)
 			continue
@@ -386,7 +266,7 @@ func writeNormcheckText(ios *iostreams.IOStreams, kind pixkey.Kind, norm *normal
 			if !c.OK {
 				mark, style = st.FailMark, st.Fail
 			}
-			fmt.Fprintf(out, "%s %s: %s (input %s, key %s)\n", style.Render(mark), c.Name, c.Detail, strconv.Quote(c.Input), c.Key)
+			fmt.Fprintf(out, "%s %s: %s (input %s, key %s)\n", style.Render(mark), c.Name, c.Detail, strconv.Quote(c.Input), procgroup.OneLine(c.Key))
 		}
 		if v.Agree {
 			fmt.Fprintf(out, "%s all %d spellings normalize to %s\n", st.Pass.Render(st.PassMark), len(v.Spellings), strconv.Quote(v.Reference))
@@ -398,7 +278,7 @@ func writeNormcheckText(ios *iostreams.IOStreams, kind pixkey.Kind, norm *normal
 		}
 		fmt.Fprintf(out, "%s %d of %d spellings normalize differently from the value as given (%s): %s\n",
 			st.Fail.Render(st.FailMark), len(v.Different), len(v.Spellings), strconv.Quote(v.Reference), strings.Join(quoted, ", "))
-		if kind == pixkey.Phone && norm.info.Rule == "pix_key" && !hinted {
+		if kind == pixkey.Phone && norm.Info.Rule == "pix_key" && !hinted {
 			hinted = true
 			fmt.Fprintln(ios.ErrOut, "hint: pix_key keeps a phone's digits as written, so +55 and the trunk 0 change the key; "+
 				"normalize phones with the phone_e164 rule (or pix_key_typed) in a schema with a new rules version")
@@ -421,15 +301,16 @@ func quoteVisible(s string) string {
 	return b.String()
 }
 
-func writeSpellingTable(out io.Writer, st *ui.Styles, norm *normalizer, v valueReport) {
+func writeSpellingTable(out io.Writer, st *ui.Styles, norm *normcheck.Normalizer, v normcheck.ValueReport) {
 	normalizedHeader := "NORMALIZED"
-	if norm.audits {
+	if norm.Audits {
 		normalizedHeader = "KEY"
 	}
 	header := []string{"SPELLING", normalizedHeader, "RESULT", "FORM"}
 	rows := make([][]string, len(v.Spellings))
 	for i, s := range v.Spellings {
-		normalized := s.Normalized
+		// A key command's output is shown, never obeyed: no escapes.
+		normalized := procgroup.OneLine(s.Normalized)
 		if s.Error != "" {
 			normalized = "error: " + s.Error
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/normcheck"
 )
 
 const (
@@ -56,9 +57,9 @@ func (r normcheckResult) expect(t *testing.T, code int, stdoutHas ...string) {
 	}
 }
 
-func normcheckJSON(t *testing.T, r normcheckResult) normcheckReport {
+func normcheckJSON(t *testing.T, r normcheckResult) normcheck.Report {
 	t.Helper()
-	var rep normcheckReport
+	var rep normcheck.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("--format json output is not JSON: %v\n%s", err, r.stdout)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"syscall"
 	"time"
@@ -148,17 +147,17 @@ func restartTestRun(opts *RestartTestOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx := opts.Context
-	if ctx == nil {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		// A closed stdout (| head) must end in cleanup, not in death by
-		// SIGPIPE with the embedded server's directory left behind.
-		sigpipe := make(chan os.Signal, 1)
-		signal.Notify(sigpipe, syscall.SIGPIPE)
-		defer signal.Stop(sigpipe)
+	parent := opts.Context
+	if parent == nil {
+		parent = context.Background()
 	}
+	// A closed stdout (| head) must end in cleanup, not in death by SIGPIPE
+	// with the embedded server's directory left behind.
+	defer catchSIGPIPE()()
+	in := onSignals(parent, append(stopSignals, syscall.SIGQUIT)...)
+	defer in.stop()
+	ctx := in.ctx
+	const stopped = "stopped the handlers and everything they started, dropped the schema"
 	progress := newProgress(opts.IO)
 	defer progress.clear()
 
@@ -166,6 +165,9 @@ func restartTestRun(opts *RestartTestOptions) error {
 		progress.show("starting an embedded PostgreSQL…")
 		pg, err := restarttest.StartEmbedded(ctx)
 		if err != nil {
+			if ierr := in.err("stopped the embedded PostgreSQL"); ierr != nil {
+				return ierr
+			}
 			if ctx.Err() != nil {
 				return UsageErrorf("interrupted")
 			}
@@ -180,6 +182,9 @@ func restartTestRun(opts *RestartTestOptions) error {
 	cfg.Notice = func(msg string) { fmt.Fprintln(opts.IO.ErrOut, "note: "+msg) }
 	rep, err := restarttest.Run(ctx, cfg)
 	progress.clear()
+	if ierr := in.err(stopped); ierr != nil {
+		return ierr
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return UsageErrorf("interrupted: handlers stopped, schema dropped")

@@ -71,9 +71,17 @@ func ExecuteArgs(version string, ios *iostreams.IOStreams, args []string) int {
 }
 
 func execute(b BuildInfo, ios *iostreams.IOStreams, args []string) int {
-	root := newRoot(b, ios)
+	defer catchSIGPIPE()()
+	out := &outputWriter{w: ios.Out}
+	wrapped := *ios
+	wrapped.Out = out
+	root := newRoot(b, &wrapped)
 	root.SetArgs(args)
 	err := root.Execute()
+	if werr := out.failure(); werr != nil {
+		// The command's own error, if any, is most likely this one.
+		err = outputFailedError(werr)
+	}
 	if err != nil {
 		var ee *ExitError
 		if !errors.As(err, &ee) || ee.Err != nil {

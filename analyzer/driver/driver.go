@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/report"
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // Options say what to analyze and how.
@@ -119,18 +120,21 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		args = append(args, r.ImportPath)
 	}
 
-	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd := exec.Command(goCmd, args...)
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.env()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
+	stdout, pw := io.Pipe()
+	cmd.Stdout = pw
+	// go vet starts a vet tool per package and compilers: in a process
+	// group, a cancelled run stops them all, not only go.
+	g, err := procgroup.Start(cmd)
 	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("cannot run go vet: %w", err)
 	}
+	go func() { <-g.Done(); pw.Close() }()
+	defer context.AfterFunc(ctx, g.Kill)()
 	progress := opts.Progress
 	if progress != nil {
 		progress(0, p.total)
@@ -141,7 +145,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if parseErr != nil {
 		io.Copy(io.Discard, stdout)
 	}
-	runErr := cmd.Wait()
+	runErr := g.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if parseErr != nil {
 		return nil, parseErr
 	}

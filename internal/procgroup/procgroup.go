@@ -145,7 +145,8 @@ func (g *Group) wait() {
 		// Something we could not kill still holds a pipe: stop reading
 		// rather than hang.
 	}
-	closeAll(g.pipes)
+	closeAll(g.pipes) // ends a pending read, so the readers return now
+	g.readers.Wait()  // and no longer write to the caller's writers
 	untrack(g)
 	close(g.done)
 }
