@@ -217,7 +217,9 @@ func readSecret(opts *DeriveOptions) ([]byte, error) {
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {
-				return nil, UsageErrorf("--hmac-key-file: cannot read %s: %v", pe.Path, pe.Err)
+				// Not the path: a secret pasted as the flag's value would
+				// land in the log.
+				return nil, UsageErrorf("--hmac-key-file: cannot read the file (%v); check the path you gave", pe.Err)
 			}
 			return nil, UsageErrorf("--hmac-key-file: cannot read the secret file")
 		}
@@ -228,7 +230,7 @@ func readSecret(opts *DeriveOptions) ([]byte, error) {
 			data = data[:len(data)-2]
 		}
 		if len(data) == 0 {
-			return nil, UsageErrorf("--hmac-key-file: %s is empty", opts.HMACKeyFile)
+			return nil, UsageErrorf("--hmac-key-file: the file is empty; put the secret in it")
 		}
 		return data, nil
 	}

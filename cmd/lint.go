@@ -130,7 +130,13 @@ func lintRun(opts *LintOptions) error {
 		return ierr
 	}
 	if err != nil {
-		return UsageErrorf("%v", err)
+		// go vet quotes patterns it could not load; one that names no
+		// existing path is shown by position (it may be a pasted secret).
+		return UsageErrorf("%s", redactArgs(err.Error(), opts.Patterns))
+	}
+	for i, e := range res.Errors {
+		res.Errors[i].Package = redactArgs(e.Package, opts.Patterns)
+		res.Errors[i].Message = redactArgs(e.Message, opts.Patterns)
 	}
 	findings, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
 	if err != nil {

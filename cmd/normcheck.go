@@ -152,7 +152,7 @@ func normcheckRun(opts *NormcheckOptions) error {
 	}
 	var cmdErr *normcheck.CommandError
 	if errors.As(err, &cmdErr) {
-		return UsageErrorf("--exec on spelling %s: %v", strconv.Quote(cmdErr.Spelling), cmdErr.Err)
+		return UsageErrorf("--exec on spelling %q of value %d: %v", cmdErr.Form, cmdErr.Value, cmdErr.Err)
 	}
 	if err != nil {
 		return UsageErrorf("%v", err)

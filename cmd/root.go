@@ -43,6 +43,15 @@ Exit codes: 0 ok, 1 finding or violation, 2 usage or environment error.`,
 		Version:       b.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		// Set here: cobra only defaults it when it makes its own message.
+		SuggestionsMinimumDistance: 2,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommand(c, args)
+			}
+			return c.Help()
+		},
 	}
 	root.SetVersionTemplate(fmt.Sprintf("idemcheck %s (commit %s, %s)\n", b.Version, b.Commit, b.Date))
 	root.SetIn(ios.In)
@@ -56,6 +65,8 @@ Exit codes: 0 ok, 1 finding or violation, 2 usage or environment error.`,
 		NewCmdRestartTest(ios, nil),
 		NewCmdDocs(ios, nil),
 	)
+	root.SetHelpCommand(helpCommand(root))
+	hidePositionalArgs(root)
 	return root
 }
 

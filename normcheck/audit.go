@@ -24,7 +24,7 @@ type AuditCheck struct {
 func auditChecks(ctx context.Context, kind pixkey.Kind, value, reference string, norm *Normalizer) ([]AuditCheck, error) {
 	again, err := norm.Normalize(ctx, value)
 	if err != nil {
-		return nil, err
+		return nil, withForm(err, "as given, repeated")
 	}
 	repeat := AuditCheck{Name: "repeat", OK: again == reference, Input: value, Key: again,
 		Detail: "the same input gives the same key"}
@@ -37,7 +37,7 @@ func auditChecks(ctx context.Context, kind pixkey.Kind, value, reference string,
 	}
 	otherKey, err := norm.Normalize(ctx, other)
 	if err != nil {
-		return nil, err
+		return nil, withForm(err, "another identifier")
 	}
 	distinct := AuditCheck{Name: "other_value", OK: otherKey != reference, Input: other, Key: otherKey,
 		Detail: "another identifier gives another key"}

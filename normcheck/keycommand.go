@@ -37,7 +37,7 @@ func (k KeyCommand) Normalizer(payload *PayloadTemplate, field string) *Normaliz
 		Normalize: func(ctx context.Context, spelling string) (string, error) {
 			key, err := k.Key(ctx, payload.With(spelling))
 			if err != nil && ctx.Err() == nil {
-				err = &CommandError{Spelling: spelling, Err: err}
+				err = &CommandError{Err: err}
 			}
 			return key, err
 		},
@@ -46,14 +46,17 @@ func (k KeyCommand) Normalizer(payload *PayloadTemplate, field string) *Normaliz
 	}
 }
 
-// CommandError is a key command that failed on one spelling.
+// CommandError is a key command that failed on one spelling. It names the
+// spelling by the value's position and the spelling's form, not by its
+// text: a value given by mistake (a secret) stays out of logs.
 type CommandError struct {
-	Spelling string
-	Err      error
+	Value int    // 1-based position of the value among those checked
+	Form  string // the spelling's form (brid.Spelling.Label) or audit check
+	Err   error
 }
 
 func (e *CommandError) Error() string {
-	return fmt.Sprintf("key command on spelling %s: %v", strconv.Quote(e.Spelling), e.Err)
+	return fmt.Sprintf("key command on spelling %q of value %d: %v", e.Form, e.Value, e.Err)
 }
 
 func (e *CommandError) Unwrap() error { return e.Err }

@@ -107,8 +107,11 @@ func (v *ValueReport) Passed() bool {
 // cancelled ctx) is returned as an error.
 func Check(ctx context.Context, kind pixkey.Kind, values []string, norm *Normalizer) (*Report, error) {
 	report := &Report{Type: string(kind), Normalizer: norm.Info, OK: true}
-	for _, v := range values {
+	for i, v := range values {
 		vr, err := CheckValue(ctx, kind, v, norm)
+		if ce := (*CommandError)(nil); errors.As(err, &ce) {
+			ce.Value = i + 1
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +141,7 @@ func CheckValue(ctx context.Context, kind pixkey.Kind, value string, norm *Norma
 	for i, sp := range spellings {
 		out, err := norm.Normalize(ctx, sp.Value)
 		if err != nil && (norm.FailFast || ctx.Err() != nil) {
-			return vr, err
+			return vr, withForm(err, sp.Label)
 		}
 		sc := SpellingCheck{Form: sp.Label, Spelling: sp.Value, Normalized: out}
 		if err != nil {
@@ -162,4 +165,12 @@ func CheckValue(ctx context.Context, kind pixkey.Kind, value string, norm *Norma
 		vr.Checks = checks
 	}
 	return vr, nil
+}
+
+// withForm names the spelling a key command failed on.
+func withForm(err error, form string) error {
+	if ce := (*CommandError)(nil); errors.As(err, &ce) && ce.Form == "" {
+		ce.Form = form
+	}
+	return err
 }

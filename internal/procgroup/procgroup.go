@@ -36,6 +36,10 @@ const drainWait = 250 * time.Millisecond
 // before we look for a process left behind that holds it.
 const heldGrace = 20 * time.Millisecond
 
+// heldConfirm is how long a process left behind must keep holding the
+// output to count as holding it.
+const heldConfirm = 200 * time.Millisecond
+
 // Group is one command started in its own process group.
 type Group struct {
 	cmd  *exec.Cmd
@@ -136,7 +140,7 @@ func (g *Group) wait() {
 	case <-time.After(heldGrace):
 		// Output still open after the command exited: a process it left
 		// behind may hold it, so what was read may be incomplete.
-		g.outputHeld = pipesHeld(g)
+		g.outputHeld = g.stillHeld(drained)
 	}
 	g.killAll()
 	select {
@@ -149,6 +153,24 @@ func (g *Group) wait() {
 	g.readers.Wait()  // and no longer write to the caller's writers
 	untrack(g)
 	close(g.done)
+}
+
+// stillHeld reports whether a process left behind keeps holding the
+// output. A background job forked just before the command exited holds the
+// pipes it inherited until its own redirections (>/dev/null) take effect,
+// so a holder must still hold them a moment later to count.
+func (g *Group) stillHeld(drained <-chan struct{}) bool {
+	deadline := time.After(heldConfirm)
+	for pipesHeld(g) {
+		select {
+		case <-drained:
+			return false
+		case <-deadline:
+			return true
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return false
 }
 
 // Kill sends SIGKILL to the whole process group and to every escapee found.

@@ -5,7 +5,10 @@ set -eu
 msg=$(cat)
 psql="psql -X -q -t -A -v ON_ERROR_STOP=1"
 
-key=$($psql -v msg="$msg" -v secret="$IDEMPOTENCY_HMAC_KEY" <<'SQL'
+# The secret stays in the environment (\getenv, psql 15+): a -v argument
+# would show it to everyone running ps.
+key=$($psql -v msg="$msg" <<'SQL'
+\getenv secret IDEMPOTENCY_HMAC_KEY
 insert into intents (message_id, payload, key)
 select m->>'message_id', (m->'payment')::text,
        encode(sha256(convert_to(:'secret' || (m->'payment')::text, 'UTF8')), 'hex')

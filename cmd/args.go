@@ -1,0 +1,110 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// A secret pasted on the command line by mistake (`idemcheck derive
+// $IDEMPOTENCY_HMAC_KEY`) must not land in a CI log: argument errors name
+// arguments by position, never by value.
+
+// hidePositionalArgs wraps the argument check of every command in the tree,
+// including cobra's help and completion commands, so that its errors do not
+// echo the arguments.
+func hidePositionalArgs(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if check := c.Args; check != nil {
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if err := check(cmd, args); err != nil {
+					return argsError(cmd, args, err)
+				}
+				return nil
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// argsError says what is wrong with a command's arguments without showing
+// them.
+func argsError(cmd *cobra.Command, args []string, err error) error {
+	name := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+	if cmd.Args(cmd, nil) == nil && len(args) > 0 {
+		return UsageErrorf("%s takes no arguments (got %d, not shown); see '%s --help'", name, len(args), cmd.CommandPath())
+	}
+	return UsageErrorf("%s; see '%s --help'", redactArgs(err.Error(), args), cmd.CommandPath())
+}
+
+// unknownCommand is the root's answer to an argument that names no command.
+func unknownCommand(root *cobra.Command, args []string) error {
+	hint := ""
+	if s := root.SuggestionsFor(args[0]); len(s) > 0 {
+		hint = "did you mean " + strings.Join(s, " or ") + "? "
+	}
+	return UsageErrorf("unknown command (argument 1, not shown); %scommands: %s", hint, commandNames(root))
+}
+
+func commandNames(root *cobra.Command) string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// helpCommand replaces cobra's, which echoes an unknown topic.
+func helpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if target == nil || err != nil || len(rest) > 0 {
+				return UsageErrorf("no help topic for the %d arguments given (not shown); commands: %s", len(args), commandNames(root))
+			}
+			return target.Help()
+		},
+	}
+}
+
+// redactArgs replaces every argument in msg that could hold a secret by its
+// position. Arguments naming an existing file or directory (./..., ./cmd)
+// stay: they are no secret, and the message needs them.
+func redactArgs(msg string, args []string) string {
+	for i, a := range args {
+		if a == "" || isExistingPath(a) {
+			continue
+		}
+		msg = strings.ReplaceAll(msg, a, "argument "+strconv.Itoa(i+1))
+	}
+	return msg
+}
+
+// isExistingPath reports whether a names a file or directory, or is a
+// package pattern like ./x/... below one.
+func isExistingPath(a string) bool {
+	p := strings.TrimSuffix(a, "...")
+	if p == "" {
+		p = "."
+	}
+	if !strings.HasPrefix(a, ".") && !filepath.IsAbs(a) {
+		return false
+	}
+	_, err := os.Stat(filepath.Clean(p))
+	return err == nil
+}
+
