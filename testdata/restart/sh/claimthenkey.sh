@@ -16,7 +16,9 @@ SQL
 )
 # Claimed but not keyed: "another worker has it" (the bug).
 [ "$state" = claimed ] && exit 0
-key=$($psql -v msg="$msg" -v secret="$IDEMPOTENCY_HMAC_KEY" <<'SQL'
+# The secret stays in the environment (\getenv, psql 15+), out of ps.
+key=$($psql -v msg="$msg" <<'SQL'
+\getenv secret IDEMPOTENCY_HMAC_KEY
 insert into claims (message_id) values ((:'msg'::jsonb)->>'message_id') on conflict do nothing;
 insert into keys (message_id, key)
 select m->>'message_id', encode(sha256(convert_to(:'secret' || (m->'payment')::text, 'UTF8')), 'hex')
