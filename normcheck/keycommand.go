@@ -51,7 +51,7 @@ func (k KeyCommand) Normalizer(payload *PayloadTemplate, field string) *Normaliz
 // text: a value given by mistake (a secret) stays out of logs.
 type CommandError struct {
 	Value int    // 1-based position of the value among those checked
-	Form  string // the spelling's form (brid.Spelling.Label) or audit check
+	Form  string // the spelling's form (pixkey.Spelling.Label) or audit check
 	Err   error
 }
 

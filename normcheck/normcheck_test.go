@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemcheck/idemcheck/derive/brid"
+	"github.com/idemcheck/idemcheck/derive/pixkey"
 )
 
 func TestPayloadTemplateReplacesOnlyTheField(t *testing.T) {
@@ -29,8 +29,8 @@ func TestPayloadTemplateReplacesOnlyTheField(t *testing.T) {
 
 // The e-mail rule folds case and spaces, so every spelling agrees.
 func TestCheckWithARule(t *testing.T) {
-	norm := RuleNormalizer(Info{Rule: "pix_key"}, "rule pix_key", brid.Email)
-	rep, err := Check(context.Background(), brid.Email, []string{"Fulano@Example.COM", "not-an-email"}, norm)
+	norm := RuleNormalizer(Info{Rule: "pix_key"}, "rule pix_key", pixkey.Email)
+	rep, err := Check(context.Background(), pixkey.Email, []string{"Fulano@Example.COM", "not-an-email"}, norm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestKeyCommandAudits(t *testing.T) {
 	}
 	ctx := context.Background()
 	constant := KeyCommand{Command: "cat >/dev/null; echo same", Timeout: 10 * time.Second}.Normalizer(payload, "k")
-	rep, err := Check(ctx, brid.CPF, []string{"111.444.777-35"}, constant)
+	rep, err := Check(ctx, pixkey.CPF, []string{"111.444.777-35"}, constant)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestKeyCommandAudits(t *testing.T) {
 		t.Errorf("a key that ignores the field: %+v", v.Checks)
 	}
 	failing := KeyCommand{Command: "cat >/dev/null; echo 'no vault' >&2; exit 3", Timeout: 10 * time.Second}.Normalizer(payload, "k")
-	_, err = Check(ctx, brid.CPF, []string{"111.444.777-35"}, failing)
+	_, err = Check(ctx, pixkey.CPF, []string{"111.444.777-35"}, failing)
 	var ce *CommandError
 	if !errors.As(err, &ce) || ce.Value != 1 || ce.Form == "" || !strings.Contains(err.Error(), "no vault") || strings.Contains(err.Error(), "111") {
 		t.Errorf("err = %v", err)
