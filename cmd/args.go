@@ -107,4 +107,3 @@ func isExistingPath(a string) bool {
 	_, err := os.Stat(filepath.Clean(p))
 	return err == nil
 }
-
