@@ -4,6 +4,7 @@ package procgroup
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"strconv"
 	"sync"
@@ -62,9 +63,13 @@ func becomeSubreaper() {
 func SetParentDeathSignal(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
 
 func track(g *Group) {
+	known := map[int]uint64{}
+	if p, ok := readProc(g.pgid); ok {
+		known[g.pgid] = p.start // so a reused pid is never taken for the leader
+	}
 	registry.Lock()
 	defer registry.Unlock()
-	registry.members[g] = map[int]uint64{}
+	registry.members[g] = known
 	if registry.watcher == nil {
 		t := time.NewTicker(watchEvery)
 		registry.watcher = t
@@ -85,19 +90,34 @@ func untrack(g *Group) {
 // watch records the running groups' members until its ticker is stopped.
 func watch(t *time.Ticker) {
 	for range t.C {
-		procs := scanProcs()
 		registry.Lock()
 		if registry.watcher != t {
 			registry.Unlock()
 			return
 		}
+		groups := map[*Group]map[int]uint64{}
 		for g, known := range registry.members {
-			for pid, p := range membersOf(g.pgid, known, procs, false) {
-				known[pid] = p.start
-			}
+			groups[g] = maps.Clone(known)
 		}
 		registry.Unlock()
+		for g, known := range groups {
+			found := findMembers(g.pgid, known, false)
+			registry.Lock()
+			if rec := registry.members[g]; rec != nil {
+				for pid, p := range found {
+					rec[pid] = p.start
+				}
+			}
+			registry.Unlock()
+		}
 	}
+}
+
+// knownOf returns a copy of what was recorded of g's members.
+func knownOf(g *Group) map[int]uint64 {
+	registry.Lock()
+	defer registry.Unlock()
+	return maps.Clone(registry.members[g])
 }
 
 // proc is what this package reads of /proc/PID/stat.
@@ -154,9 +174,75 @@ func readProc(pid int) (proc, bool) {
 	}, true
 }
 
-// membersOf returns the processes belonging to the group pgid: see the
-// comment at the top of this file. withStrays adds our foreign-session
-// children.
+// haveChildrenFiles tells whether the kernel lists each thread's children
+// (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN): then a group's
+// members are found by walking down from it, at a cost that grows with the
+// group, not with every process on the machine.
+var haveChildrenFiles = func() bool {
+	_, err := os.Stat("/proc/self/task/" + strconv.Itoa(syscall.Gettid()) + "/children")
+	return err == nil
+}()
+
+// childrenOf lists the children of every thread of pid.
+func childrenOf(pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var children []int
+	for _, t := range tasks {
+		data, err := os.ReadFile(dir + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range bytes.Fields(data) {
+			if n, err := strconv.Atoi(string(f)); err == nil {
+				children = append(children, n)
+			}
+		}
+	}
+	return children
+}
+
+// findMembers returns the processes belonging to the group pgid (see the
+// comment at the top of this file); withStrays adds our foreign-session
+// children. known maps recorded members, the leader included, to their
+// start times: a recorded pid now naming another process is left alone.
+func findMembers(pgid int, known map[int]uint64, withStrays bool) map[int]proc {
+	if !haveChildrenFiles {
+		return membersOf(pgid, known, scanProcs(), withStrays)
+	}
+	self, selfOK := readProc(selfPid)
+	var seeds []int
+	for pid := range known {
+		seeds = append(seeds, pid)
+	}
+	for _, c := range childrenOf(selfPid) {
+		p, ok := readProc(c)
+		if ok && (p.pgid == pgid || withStrays && selfOK && p.sid != self.sid) {
+			seeds = append(seeds, c)
+		}
+	}
+	members := map[int]proc{}
+	for len(seeds) > 0 {
+		pid := seeds[len(seeds)-1]
+		seeds = seeds[:len(seeds)-1]
+		if _, seen := members[pid]; seen || pid == selfPid {
+			continue
+		}
+		p, ok := readProc(pid)
+		if !ok || known[pid] != 0 && known[pid] != p.start {
+			continue
+		}
+		members[pid] = p
+		seeds = append(seeds, childrenOf(pid)...)
+	}
+	return members
+}
+
+// membersOf is findMembers over a scan of every process, for kernels
+// without children files.
 func membersOf(pgid int, known map[int]uint64, procs map[int]proc, withStrays bool) map[int]proc {
 	self, ok := procs[selfPid]
 	children := map[int][]int{}
@@ -190,18 +276,10 @@ func membersOf(pgid int, known map[int]uint64, procs map[int]proc, withStrays bo
 // outside its process group (the group itself was just sent SIGKILL), and
 // reaps those re-parented to us. It returns how many it killed.
 func killEscapees(g *Group) int {
-	registry.Lock()
-	known := registry.members[g]
-	registry.Unlock()
+	known := knownOf(g)
 	killed := map[int]bool{}
-	for range 20 {
-		procs := scanProcs()
-		if procs == nil {
-			break
-		}
-		registry.Lock() // known is also written by the watcher
-		members := membersOf(g.pgid, known, procs, true)
-		registry.Unlock()
+	for _, wait := range settleWaits() {
+		members := findMembers(g.pgid, known, true)
 		alive := 0
 		for pid, p := range members {
 			if pid == g.pgid {
@@ -221,9 +299,20 @@ func killEscapees(g *Group) int {
 		if alive == 0 {
 			break
 		}
-		time.Sleep(2 * time.Millisecond) // let SIGKILL land before looking again
+		time.Sleep(wait) // let SIGKILL land before looking again
 	}
 	return len(killed)
+}
+
+// settleWaits are the pauses between looking for members still alive
+// after SIGKILL: short at first, longer on a loaded machine, about 3 s in
+// all before giving up.
+func settleWaits() []time.Duration {
+	var waits []time.Duration
+	for d := time.Millisecond; len(waits) < 20; d = min(2*d, 250*time.Millisecond) {
+		waits = append(waits, d)
+	}
+	return waits
 }
 
 // reap collects the exit status of a zombie re-parented to us, which no
@@ -238,9 +327,8 @@ func reap(pid int) {
 // Call it before exiting.
 func KillStrays() int {
 	n := 0
-	for range 20 {
-		procs := scanProcs()
-		members := membersOf(-1, nil, procs, true)
+	for _, wait := range settleWaits() {
+		members := findMembers(-1, nil, true)
 		alive := 0
 		for pid, p := range members {
 			if p.zombie {
@@ -257,7 +345,7 @@ func KillStrays() int {
 		if alive == 0 {
 			break
 		}
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(wait)
 	}
 	return n
 }
@@ -275,9 +363,7 @@ func pipesHeld(g *Group) bool {
 			}
 		}
 	}
-	registry.Lock()
-	members := membersOf(g.pgid, registry.members[g], scanProcs(), true)
-	registry.Unlock()
+	members := findMembers(g.pgid, knownOf(g), true)
 	for pid, p := range members {
 		if pid == g.pgid || p.zombie {
 			continue
