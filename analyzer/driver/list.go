@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // listedPackage is the part of `go list -json` the driver reads.
@@ -62,12 +64,24 @@ func list(ctx context.Context, opts Options, goCmd, dir string) (*plan, error) {
 	}
 	args = append(args, "--")
 	args = append(args, opts.patterns()...)
-	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd := exec.Command(goCmd, args...)
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.env()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	// In a process group, like go vet: a cancelled run stops what go
+	// list started too.
+	g, err := procgroup.Start(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("cannot run go list: %w", err)
+	}
+	stop := context.AfterFunc(ctx, g.Kill)
+	err = g.Wait()
+	stop()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
 		var exitErr *exec.ExitError
 		if !errors.As(err, &exitErr) {
 			return nil, fmt.Errorf("cannot run go list: %w", err)

@@ -17,4 +17,3 @@ func TestEscapeesAreFoundByAFullScan(t *testing.T) {
 		}
 	}
 }
-
