@@ -222,7 +222,7 @@ func writeRestartReport(opts *RestartTestOptions, rep *restarttest.Report) error
 		enc.SetEscapeHTML(false)
 		return enc.Encode(rep)
 	}
-	return restarttest.WriteText(opts.IO.Out, rep, ui.New(opts.IO.Out, opts.IO.ColorEnabled()))
+	return restarttest.WriteText(opts.IO.Out, rep, restartTextStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())))
 }
 
 // restartTestConfig validates the flags and reads the files.
@@ -358,5 +358,30 @@ func (p *progress) clear() {
 	if p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")
 		p.drawn = false
+	}
+}
+
+// restartTextStyle decorates restart-test's text report with the ui styles.
+func restartTextStyle(st *ui.Styles) restarttest.Style {
+	return func(p restarttest.Part, text string) string {
+		switch p {
+		case restarttest.PartTitle:
+			return st.Title.Render(text)
+		case restarttest.PartCode:
+			return st.Code.Render(text)
+		case restarttest.PartMuted:
+			return st.Muted.Render(text)
+		case restarttest.PartWarn:
+			return st.Warn.Render(text)
+		case restarttest.PartPass:
+			return st.Pass.Render(text)
+		case restarttest.PartFail:
+			return st.Fail.Render(text)
+		case restarttest.PartStrong:
+			return st.Bold.Render(text)
+		case restarttest.PartPassSummary:
+			return st.Pass.Bold(true).Render(text)
+		}
+		return text
 	}
 }

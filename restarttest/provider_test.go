@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/idemcheck/idemcheck/internal/ui"
 )
 
 func post(t *testing.T, url, key, body string) (int, string, http.Header) {
@@ -240,10 +238,11 @@ func TestWriteTextStyledOnlyWhenAsked(t *testing.T) {
 	if err := WriteText(&plain, rep, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteText(&styled, rep, ui.New(&styled, true)); err != nil {
+	bracket := func(p Part, text string) string { return "[" + text + "]" }
+	if err := WriteText(&styled, rep, bracket); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(plain.String(), "\x1b[") || !strings.Contains(styled.String(), "\x1b[") {
+	if strings.Contains(plain.String(), "[") || !strings.Contains(styled.String(), "[PASS]") {
 		t.Errorf("plain has escapes or styled has none:\n%q\n%q", plain.String(), styled.String())
 	}
 	if !strings.HasSuffix(plain.String(), "PASS 1/1 rounds: the effect happened exactly once at every kill point\n") {

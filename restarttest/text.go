@@ -6,36 +6,78 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-
-	"github.com/idemcheck/idemcheck/internal/ui"
 )
 
 // stderrTailLines is how much of a failed handler's stderr the text shows.
 const stderrTailLines = 6
 
+// Part names a piece of the text report that a Style may decorate.
+type Part int
+
+const (
+	PartTitle       Part = iota // the report's title
+	PartCode                    // handler, keys, queries
+	PartMuted                   // secondary detail
+	PartWarn                    // notes that do not fail
+	PartPass                    // PASS and ✓
+	PartFail                    // FAIL, ✗ and failure summaries
+	PartStrong                  // round headings
+	PartPassSummary             // the summary line of a passing run
+)
+
+// Style decorates the text report, e.g. with terminal colours; nil writes
+// plain text. The package itself has no styling of its own.
+type Style func(p Part, text string) string
+
 // WriteText writes the human report: per round a timeline, the checks, the
-// stderr tail of failed attempts, and the summary line. A nil st writes
+// stderr tail of failed attempts, and the summary line. A nil style writes
 // plain text.
-func WriteText(w io.Writer, rep *Report, st *ui.Styles) error {
-	if st == nil {
-		st = ui.New(w, false)
-	}
+func WriteText(w io.Writer, rep *Report, style Style) error {
+	st := newTextStyles(style)
 	tw := &textWriter{w: w, st: st}
 	tw.header(rep)
 	for _, r := range rep.Rounds {
 		tw.round(r)
 	}
 	if rep.Verdict == VerdictPass {
-		tw.line(st.Pass.Bold(true).Render(rep.Summary))
+		tw.line("%s", st.PassSummary.Render(rep.Summary))
 	} else {
-		tw.line(st.Fail.Render(rep.Summary))
+		tw.line("%s", st.Fail.Render(rep.Summary))
 	}
 	return tw.err
 }
 
+// partStyle renders one Part with the caller's Style.
+type partStyle struct {
+	style Style
+	part  Part
+}
+
+func (p partStyle) Render(text string) string {
+	if p.style == nil {
+		return text
+	}
+	return p.style(p.part, text)
+}
+
+// textStyles holds a renderer per Part, so the writer reads st.Pass.Render(…).
+type textStyles struct {
+	Title, Code, Muted, Warn, Pass, Fail, Bold, PassSummary partStyle
+	PassMark, FailMark                                      string
+}
+
+func newTextStyles(s Style) *textStyles {
+	return &textStyles{
+		Title: partStyle{s, PartTitle}, Code: partStyle{s, PartCode}, Muted: partStyle{s, PartMuted},
+		Warn: partStyle{s, PartWarn}, Pass: partStyle{s, PartPass}, Fail: partStyle{s, PartFail},
+		Bold: partStyle{s, PartStrong}, PassSummary: partStyle{s, PartPassSummary},
+		PassMark: "✓", FailMark: "✗",
+	}
+}
+
 type textWriter struct {
 	w      io.Writer
-	st     *ui.Styles
+	st     *textStyles
 	err    error
 	keyLen int // shortened key length that tells the round's keys apart
 }
