@@ -3,8 +3,8 @@ package sdkkey_test
 import (
 	"testing"
 
-	"github.com/idemcheck/idemcheck/analyzer/sdkkey"
 	"github.com/idemcheck/idemcheck/analyzer/internal/snippettest"
+	"github.com/idemcheck/idemcheck/analyzer/sdkkey"
 )
 
 // TestDocExamples checks the Bad and Good examples of doc.go: both compile,

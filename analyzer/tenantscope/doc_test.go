@@ -3,8 +3,8 @@ package tenantscope_test
 import (
 	"testing"
 
-	"github.com/idemcheck/idemcheck/analyzer/tenantscope"
 	"github.com/idemcheck/idemcheck/analyzer/internal/snippettest"
+	"github.com/idemcheck/idemcheck/analyzer/tenantscope"
 )
 
 // TestDocExamples checks the Bad and Good examples of doc.go: both compile,

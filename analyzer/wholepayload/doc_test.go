@@ -3,8 +3,8 @@ package wholepayload_test
 import (
 	"testing"
 
-	"github.com/idemcheck/idemcheck/analyzer/wholepayload"
 	"github.com/idemcheck/idemcheck/analyzer/internal/snippettest"
+	"github.com/idemcheck/idemcheck/analyzer/wholepayload"
 )
 
 // TestDocExamples checks the Bad and Good examples of doc.go: both compile,

@@ -29,7 +29,7 @@ func ScriptCommands(script []byte) []string {
 	return cmds
 }
 
-// scriptWords splits a testscript line the way testscript does ('' inside
+// scriptWords splits a testscript line the way testscript does (” inside
 // quotes is one quote, # outside quotes starts a comment), without expanding
 // variables: the doc command's words are always quoted when they hold a $.
 func scriptWords(line string) []string {
