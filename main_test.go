@@ -181,9 +181,9 @@ var notRun = map[string]string{
 	"go test ./...": "it is this test suite",
 	"bash .ci/run":  "it is CI itself",
 	"go install github.com/idemcheck/idemcheck@latest": "needs a published release and the network",
-	"golangci-lint custom":   "needs golangci-lint and the network",
-	"./custom-gcl run ./...": "needs the binary golangci-lint custom builds",
-	"bash derive/bench/hmac_share.sh": "a 15 s CPU profile of the benchmarks, run by hand",
+	"golangci-lint custom":                             "needs golangci-lint and the network",
+	"./custom-gcl run ./...":                           "needs the binary golangci-lint custom builds",
+	"bash derive/bench/hmac_share.sh":                  "a 15 s CPU profile of the benchmarks, run by hand",
 }
 
 // TestEveryDocCommandRuns fails when a command shown in README.md or

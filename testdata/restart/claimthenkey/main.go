@@ -88,4 +88,3 @@ func fail(code int, format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "claimthenkey: "+format+"\n", args...)
 	os.Exit(code)
 }
-
