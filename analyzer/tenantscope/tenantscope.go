@@ -43,15 +43,8 @@ func run(pass *analysis.Pass) (any, error) {
 					if !sqlquery.IsIdempotencyTable(cfg, l.Table) {
 						continue
 					}
-					keyCol, scoped := "", false
-					for _, col := range l.Where {
-						if sqlquery.IsTenantColumn(cfg, col) {
-							scoped = true
-						} else if keyCol == "" && sqlquery.IsKeyColumn(col) {
-							keyCol = col
-						}
-					}
-					if keyCol == "" || scoped {
+					keyCol := unscopedKeyColumn(cfg, l.Where)
+					if keyCol == "" {
 						continue
 					}
 					rep.Report(q.Call.Pos(), fmt.Sprintf(
@@ -73,15 +66,8 @@ func reportUpserts(rep *emit.Reporter, cfg *config.Config, q sqlquery.Query, stm
 		if !sqlquery.IsIdempotencyTable(cfg, u.table) {
 			continue
 		}
-		keyCol, scoped := "", false
-		for _, col := range u.conflict {
-			if sqlquery.IsTenantColumn(cfg, col) {
-				scoped = true
-			} else if keyCol == "" && sqlquery.IsKeyColumn(col) {
-				keyCol = col
-			}
-		}
-		if keyCol == "" || scoped {
+		keyCol := unscopedKeyColumn(cfg, u.conflict)
+		if keyCol == "" {
 			continue
 		}
 		effect := "overwrites that tenant's record"
@@ -92,4 +78,20 @@ func reportUpserts(rep *emit.Reporter, cfg *config.Config, q sqlquery.Query, stm
 			"insert on %s with on conflict (%s) do update has no tenant column in the conflict target: a key another tenant used %s; add tenant_id to the conflict target and the unique key",
 			u.table, strings.Join(u.conflict, ", "), effect))
 	}
+}
+
+// unscopedKeyColumn returns the first key column among cols when none of
+// them is a tenant column, and "" otherwise: a match on such columns can
+// find another tenant's record.
+func unscopedKeyColumn(cfg *config.Config, cols []string) string {
+	keyCol := ""
+	for _, col := range cols {
+		if sqlquery.IsTenantColumn(cfg, col) {
+			return ""
+		}
+		if keyCol == "" && sqlquery.IsKeyColumn(col) {
+			keyCol = col
+		}
+	}
+	return keyCol
 }
