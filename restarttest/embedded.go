@@ -85,7 +85,7 @@ func StartEmbedded(ctx context.Context) (*Embedded, error) {
 		return nil, err
 	}
 	RemoveStaleEmbedded()
-	dir, err := os.MkdirTemp("", "idemcheck-pg-")
+	dir, err := os.MkdirTemp(embeddedParent(cred), "idemcheck-pg-")
 	if err != nil {
 		return nil, fmt.Errorf("embedded PostgreSQL: %w", err)
 	}
@@ -211,6 +211,39 @@ func serverCredential() (*syscall.Credential, error) {
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
+// embeddedParent is where the cluster's directory goes: the temporary
+// directory, unless the server runs as another user who cannot reach it.
+// Why: a test harness or a user may point TMPDIR into a directory only
+// root can enter (mode 0700); initdb, running as postgres, then fails
+// with "permission denied" before it starts. /tmp is world-searchable.
+func embeddedParent(cred *syscall.Credential) string {
+	dir := os.TempDir()
+	if cred == nil || reachableByOthers(dir) {
+		return dir
+	}
+	return "/tmp"
+}
+
+// reachableByOthers reports whether every directory from the root down to
+// dir can be entered by any user.
+func reachableByOthers(dir string) bool {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for {
+		st, err := os.Stat(dir)
+		if err != nil || st.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return true
+		}
+		dir = parent
+	}
+}
+
 // serverEnv drops the caller's PG* variables, which would otherwise steer
 // initdb and postgres.
 func serverEnv() []string {
@@ -245,7 +278,11 @@ func versionOf(binDir string) float64 {
 // idemcheck died without cleaning up (kill -9): the kernel then killed the
 // server, which left its postmaster.pid naming a dead process.
 func RemoveStaleEmbedded() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "idemcheck-pg-*"))
+	var dirs []string
+	for _, parent := range []string{os.TempDir(), "/tmp"} {
+		found, _ := filepath.Glob(filepath.Join(parent, "idemcheck-pg-*"))
+		dirs = append(dirs, found...)
+	}
 	for _, dir := range dirs {
 		if embeddedIsStale(dir) {
 			os.RemoveAll(dir)
