@@ -4,6 +4,7 @@ package attemptkey
 
 import (
 	"fmt"
+	"go/token"
 	"sort"
 	"strings"
 
@@ -60,6 +61,7 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		out = append(out, analysis.Diagnostic{Pos: e.pass.Files[0].Package, Category: "note",
 			Message: "note: IDEM001's analysis of this package was cut short (" + strings.Join(e.capped, "; ") + "); findings may be incomplete"})
 	}
+	var reported []*finding
 	for _, f := range candidates {
 		g := group{f.fn, f.o.root}
 		if f.weak && chosen[g] != f {
@@ -70,13 +72,25 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 			// what a message id is for; a key sent to a provider is not.
 			continue
 		}
+		reported = append(reported, f)
+	}
+	sentBy := e.collapseLeaves(reported)
+	for _, f := range reported {
+		leaves, folded := sentBy[f]
+		if folded && leaves == nil {
+			continue // reported at the helper that attached the key
+		}
 		o := f.o
-		msg := fmt.Sprintf("idempotency key built from %s (%s) at %s; %s: %s", o.source, o.kind, o.posn, consequence(o.kind), remedy)
+		at := o.posn
+		if len(leaves) > 0 {
+			at += fmt.Sprintf(", sent by %d calls (e.g. %s at %s)", len(leaves), shortFuncDisplay(leaves[0].fn), e.posn(leaves[0].pos))
+		}
+		msg := fmt.Sprintf("idempotency key built from %s (%s) at %s; %s: %s", o.source, o.kind, at, consequence(o.kind), remedy)
 		var related []analysis.RelatedInformation
 		if o.pos.IsValid() {
 			related = append(related, analysis.RelatedInformation{Pos: o.pos, Message: fmt.Sprintf("%s: %s", o.source, o.kind)})
 		} else if len(o.via) > 0 {
-			msg = fmt.Sprintf("idempotency key built from %s (%s) at %s via %s; %s: %s", o.source, o.kind, o.posn, strings.Join(o.via, " → "), consequence(o.kind), remedy)
+			msg = fmt.Sprintf("idempotency key built from %s (%s) at %s via %s; %s: %s", o.source, o.kind, at, strings.Join(o.via, " → "), consequence(o.kind), remedy)
 		}
 		for _, s := range o.steps {
 			related = append(related, analysis.RelatedInformation{Pos: s.pos, Message: s.msg})
@@ -86,15 +100,83 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		}
 		related = append(related, analysis.RelatedInformation{Pos: f.pos, Message: "used as idempotency key: " + f.desc})
 		if f.weak {
+			g := group{f.fn, f.o.root}
 			for _, other := range weak[g] {
 				if other != f && other.pos != f.pos {
 					related = append(related, analysis.RelatedInformation{Pos: other.pos, Message: "also stored as " + other.desc})
 				}
 			}
 		}
+		for _, l := range leaves {
+			related = append(related, analysis.RelatedInformation{Pos: l.pos, Message: "sent by " + shortFuncDisplay(l.fn) + ": " + l.desc})
+		}
 		out = append(out, analysis.Diagnostic{Pos: f.pos, Category: Rule.ID, Message: msg, Related: related})
 	}
 	return out
+}
+
+// collapseLeaves folds the findings of a key that one helper attaches and
+// many calls send. A finding A in function F is the attachment when other
+// findings of the same source took the same steps as A up to F and then
+// came out of F (F returned the value or wrote it into its caller's
+// memory) before leaving elsewhere: they differ only in their leave call.
+// With two leave sites or more, A is reported alone, with the leaves as
+// related information; a single leave site is reported as before. The
+// result maps each attachment to its leaves (in source order) and each
+// folded leave to nil.
+func (e *engine) collapseLeaves(reported []*finding) map[*finding][]*finding {
+	out := map[*finding][]*finding{}
+	for _, a := range reported {
+		if _, folded := out[a]; folded {
+			continue
+		}
+		var leaves []*finding
+		seen := map[token.Pos]bool{}
+		for _, f := range reported {
+			if f == a || f.fn == a.fn || f.o.root != a.o.root || !cameOutOf(f.o.steps, a.o.steps, a.fn) {
+				continue
+			}
+			if _, folded := out[f]; folded {
+				continue
+			}
+			if !seen[f.pos] {
+				seen[f.pos] = true
+				leaves = append(leaves, f)
+			}
+		}
+		if len(leaves) < 2 {
+			continue
+		}
+		out[a] = leaves
+		for _, f := range leaves {
+			out[f] = nil
+		}
+	}
+	return out
+}
+
+// cameOutOf reports whether steps begin with prefix and then leave the
+// function fn.
+func cameOutOf(steps, prefix []step, fn *ssa.Function) bool {
+	if len(steps) <= len(prefix) {
+		return false
+	}
+	for i, s := range prefix {
+		if steps[i].pos != s.pos {
+			return false
+		}
+	}
+	return steps[len(prefix)].out == fn
+}
+
+// shortFuncDisplay names a function of the package being analyzed without
+// its package: Client.CreatePayment.
+func shortFuncDisplay(f *ssa.Function) string {
+	s := funcDisplay(f)
+	if f.Pkg != nil {
+		s = strings.TrimPrefix(s, f.Pkg.Pkg.Name()+".")
+	}
+	return s
 }
 
 // consequence says which repetition computes a different key. A broker

@@ -89,6 +89,15 @@
 // the analyzer does not summarize, pass taint from their arguments to their
 // results, with models for writers, readers and decoders.
 //
+// A key is reported once per mistake. Several name-based sinks of one
+// source in one function are reported where the key leaves the function
+// (the call that sends it), the others as related information. A key that
+// a shared helper draws and attaches (an SDK's request builder filling in
+// a default IdempotencyKey) and that many API methods then send is
+// reported once, where the helper attaches it, with "sent by N calls" and
+// the calls as related information; with a single such call, that call is
+// reported as usual.
+//
 // The analyzer builds SSA itself (as buildssa does) rather than requiring
 // buildssa, so that it can skip standard-library packages: under go vet
 // every dependency is analyzed for facts, and building SSA for the whole

@@ -85,6 +85,9 @@ type origin struct {
 type step struct {
 	pos token.Pos
 	msg string
+	// out is the function of this package the value came out of at this
+	// step (returned or written by it), nil for other steps.
+	out *ssa.Function
 }
 
 type entry struct {
@@ -369,8 +372,9 @@ func (e *engine) originLabel(o *origin) *label {
 	return l
 }
 
-// hop records that o crossed a call at pos.
-func (e *engine) hop(o *origin, pos token.Pos, msg string) *origin {
+// hop records that o crossed a call at pos, coming out of the local
+// function out (nil when the callee is not in this package).
+func (e *engine) hop(o *origin, pos token.Pos, msg string, out *ssa.Function) *origin {
 	if !pos.IsValid() || len(o.steps) >= 8 {
 		return o
 	}
@@ -386,7 +390,7 @@ func (e *engine) hop(o *origin, pos token.Pos, msg string) *origin {
 		return h
 	}
 	h := &origin{source: o.source, kind: o.kind, posn: o.posn, pos: o.pos, root: o.root, via: o.via}
-	h.steps = append(append([]step(nil), o.steps...), step{pos, msg})
+	h.steps = append(append([]step(nil), o.steps...), step{pos, msg, out})
 	e.vias[k] = h
 	return h
 }

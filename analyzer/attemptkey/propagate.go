@@ -443,7 +443,7 @@ func (e *engine) transfer(dst, src key, callee *ssa.Function, args []ssa.Value, 
 		l := en.l
 		switch {
 		case l.origin != nil:
-			e.add(dst.sub(en.path), e.originLabel(e.hop(l.origin, pos, msg)))
+			e.add(dst.sub(en.path), e.originLabel(e.hop(l.origin, pos, msg, callee)))
 		case l.fn == callee:
 			if l.param == skipParam || l.param >= len(args) {
 				continue
@@ -488,7 +488,7 @@ func (e *engine) sinkThroughCall(s paramSink, k key, pos token.Pos, callee strin
 	}
 	for _, l := range e.labels(k) {
 		if l.origin != nil {
-			e.record(e.cur, e.curInstr, true, pos, l.origin, desc, s.weak, nil, []step{{pos, "passed to " + callee + ", where it reaches " + s.desc + " at " + s.posn}})
+			e.record(e.cur, e.curInstr, true, pos, l.origin, desc, s.weak, nil, []step{{pos: pos, msg: "passed to " + callee + ", where it reaches " + s.desc + " at " + s.posn}})
 		} else {
 			e.addParamSink(l.fn, paramSink{param: l.param, path: l.path, desc: desc, posn: s.posn, pos: s.pos, weak: s.weak})
 		}
@@ -539,7 +539,7 @@ func (e *engine) applyFact(cal callee, s *Summary, c *ssa.CallCommon, args []ssa
 		}
 		dst := resultKey(val, fl.To, n).sub(fl.ToPath)
 		if fl.From < 0 {
-			e.add(dst, e.originLabel(e.hop(e.importedOrigin(fl), pos, msg)))
+			e.add(dst, e.originLabel(e.hop(e.importedOrigin(fl), pos, msg, nil)))
 		} else if fl.From < len(args) {
 			e.copyInto(dst, e.valKey(args[fl.From]).sub(fl.FromPath))
 		}
@@ -550,7 +550,7 @@ func (e *engine) applyFact(cal callee, s *Summary, c *ssa.CallCommon, args []ssa
 		}
 		dst := e.valKey(args[fl.To]).sub(fl.ToPath)
 		if fl.From < 0 {
-			e.add(dst, e.originLabel(e.hop(e.importedOrigin(fl), pos, "written by "+cal.display())))
+			e.add(dst, e.originLabel(e.hop(e.importedOrigin(fl), pos, "written by "+cal.display(), nil)))
 		} else if fl.From < len(args) {
 			e.copyInto(dst, e.valKey(args[fl.From]).sub(fl.FromPath))
 		}
