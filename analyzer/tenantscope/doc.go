@@ -7,13 +7,19 @@
 //
 // A SELECT or UPDATE on an idempotency, intent or dedup table filters by the
 // key column but by no tenant column (tenant_id, client_id, account_id, …),
-// or an INSERT … ON CONFLICT (key) DO UPDATE names the key but no tenant
-// column in its conflict target. Keys are only unique within a tenant (two
-// merchants can both send "order-1001"), so an unscoped lookup finds another
-// tenant's intent: it replays their stored response (an upsert's RETURNING
-// hands it back), or refuses a legitimate charge as a duplicate. Lookups and
-// conflict targets that include a tenant column, or that do not name the key,
-// are not reported.
+// or an INSERT … ON CONFLICT (key) DO UPDATE or DO NOTHING names the key but
+// no tenant column in its conflict target. Keys are only unique within a
+// tenant (two merchants can both send "order-1001"), so an unscoped lookup
+// finds another tenant's intent: it replays their stored response (an
+// upsert's RETURNING hands it back), or refuses a legitimate charge as a
+// duplicate (DO NOTHING inserts nothing, and the caller takes the request
+// for a repeat). Lookups and conflict targets that include a tenant column,
+// or that do not name the key, are not reported. A conflict target named
+// by ON CONFLICT ON CONSTRAINT name is judged by the constraint's columns
+// when the package defines it (a CREATE TABLE or ALTER TABLE … ADD
+// CONSTRAINT name UNIQUE (…) or PRIMARY KEY (…) string); a constraint
+// defined elsewhere, or defined twice with different columns, is not
+// reported.
 //
 // # Fix
 //

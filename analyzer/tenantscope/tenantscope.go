@@ -35,10 +35,18 @@ func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	rep := emit.New(pass, Rule.ID)
 	cfg := keymodel.Of(pass).Config
+	var named map[string][]string // constraint names, resolved on first use
+	resolve := func(name string) ([]string, bool) {
+		if named == nil {
+			named = constraints(pass)
+		}
+		cols, ok := named[name]
+		return cols, ok
+	}
 	for _, f := range sqlquery.Funcs(pass, ins) {
 		for _, q := range f.Queries {
 			for _, stmt := range sqlquery.Statements(q.SQL) {
-				reportUpserts(rep, cfg, q, stmt)
+				reportUpserts(rep, cfg, q, stmt, resolve)
 				for _, l := range sqlquery.Lookups(stmt) {
 					if !sqlquery.IsIdempotencyTable(cfg, l.Table) {
 						continue
@@ -59,24 +67,40 @@ func run(pass *analysis.Pass) (any, error) {
 
 // reportUpserts reports an upsert into an idempotency table whose conflict
 // target has the key but no tenant column: a key another tenant already
-// used updates that tenant's row (and RETURNING hands it back), the same
-// cross-tenant match as a lookup by key alone.
-func reportUpserts(rep *emit.Reporter, cfg *config.Config, q sqlquery.Query, stmt string) {
+// used updates that tenant's row (and RETURNING hands it back), or, with
+// DO NOTHING, turns this tenant's insert into a no-op, so its request is
+// taken for a duplicate. A target named by constraint counts when the
+// constraint's definition is in the package; otherwise it is not reported.
+func reportUpserts(rep *emit.Reporter, cfg *config.Config, q sqlquery.Query, stmt string, resolve func(string) ([]string, bool)) {
 	for _, u := range upserts(stmt) {
 		if !sqlquery.IsIdempotencyTable(cfg, u.table) {
 			continue
 		}
-		keyCol := unscopedKeyColumn(cfg, u.conflict)
+		cols := u.conflict
+		target := "(" + strings.Join(cols, ", ") + ")"
+		if u.constraint != "" {
+			var ok bool
+			if cols, ok = resolve(u.constraint); !ok {
+				continue // defined elsewhere: no guess
+			}
+			target = "on constraint " + u.constraint + " (" + strings.Join(cols, ", ") + ")"
+		}
+		keyCol := unscopedKeyColumn(cfg, cols)
 		if keyCol == "" {
 			continue
 		}
-		effect := "overwrites that tenant's record"
-		if u.returning {
+		var effect string
+		switch {
+		case u.action == "nothing":
+			effect = "turns this insert into a no-op, so this tenant's request is taken for a duplicate"
+		case u.returning:
 			effect = "updates that tenant's record and returns it"
+		default:
+			effect = "overwrites that tenant's record"
 		}
 		rep.Report(q.Call.Pos(), fmt.Sprintf(
-			"insert on %s with on conflict (%s) do update has no tenant column in the conflict target: a key another tenant used %s; add tenant_id to the conflict target and the unique key",
-			u.table, strings.Join(u.conflict, ", "), effect))
+			"insert on %s with on conflict %s do %s has no tenant column in the conflict target: a key another tenant used %s; add tenant_id to the conflict target and the unique key",
+			u.table, target, u.action, effect))
 	}
 }
 

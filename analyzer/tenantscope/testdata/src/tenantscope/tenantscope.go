@@ -90,3 +90,85 @@ func upsertScoped(ctx context.Context, pool *pgxpool.Pool, tenant, key string, r
 func upsertOtherTable(ctx context.Context, pool *pgxpool.Pool, key string) {
 	pool.QueryRow(ctx, `INSERT INTO cache (cache_key, v) VALUES ($1, 1) ON CONFLICT (cache_key) DO UPDATE SET v = cache.v + 1 RETURNING v`, key)
 }
+
+// ---- do nothing: a key another tenant used makes this tenant's insert a no-op ----
+
+func claimByKey(ctx context.Context, pool *pgxpool.Pool, tenant, key string) {
+	const q = `INSERT INTO idempotency_keys (tenant_id, idempotency_key) VALUES ($1, $2)
+		ON CONFLICT (idempotency_key) DO NOTHING`
+	pool.Exec(ctx, q, tenant, key) // want `insert on idempotency_keys with on conflict \(idempotency_key\) do nothing has no tenant column in the conflict target: a key another tenant used turns this insert into a no-op, so this tenant's request is taken for a duplicate`
+}
+
+func claimReturning(ctx context.Context, db *sql.DB, key string) {
+	db.QueryRowContext(ctx, "insert into intents (dedup_key, status) values ($1, 'new') on conflict (dedup_key) where status <> 'void' do nothing returning id", key) // want `insert on intents with on conflict \(dedup_key\) do nothing has no tenant column`
+}
+
+func claimScoped(ctx context.Context, pool *pgxpool.Pool, tenant, key string) {
+	pool.Exec(ctx, `INSERT INTO idempotency_keys (tenant_id, idempotency_key) VALUES ($1, $2)
+		ON CONFLICT (tenant_id, idempotency_key) DO NOTHING`, tenant, key)
+	pool.Exec(ctx, `INSERT INTO intents (merchant_id, dedup_key) VALUES ($1, $2)
+		ON CONFLICT (dedup_key, merchant_id) DO NOTHING`, tenant, key)
+}
+
+func claimOtherTable(ctx context.Context, pool *pgxpool.Pool, key string) {
+	pool.Exec(ctx, `INSERT INTO cache (cache_key, v) VALUES ($1, 1) ON CONFLICT (cache_key) DO NOTHING`, key)
+}
+
+// ---- on constraint: resolved from the schema in this package ----
+
+const schema = `
+CREATE TABLE payment_intents (
+	id         bigserial PRIMARY KEY,
+	tenant_id  text NOT NULL,
+	dedup_key  text NOT NULL,
+	CONSTRAINT payment_intents_dedup_uniq UNIQUE (dedup_key)
+);
+CREATE TABLE idempotency_records (
+	tenant_id       text NOT NULL,
+	idempotency_key text NOT NULL,
+	response        bytea,
+	CONSTRAINT idempotency_records_pk PRIMARY KEY (tenant_id, idempotency_key)
+);`
+
+var migrations = []string{
+	"ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_key_uniq UNIQUE (idempotency_key)",
+	// The same name with other columns in another migration: ambiguous.
+	"ALTER TABLE intents ADD CONSTRAINT intents_uniq UNIQUE (dedup_key)",
+	"ALTER TABLE intents ADD CONSTRAINT intents_uniq UNIQUE (client_id, dedup_key)",
+}
+
+func migrate(ctx context.Context, db *sql.DB) {
+	db.ExecContext(ctx, schema)
+	for _, m := range migrations {
+		db.ExecContext(ctx, m)
+	}
+}
+
+func upsertOnConstraint(ctx context.Context, pool *pgxpool.Pool, tenant, key string, resp []byte) {
+	const upd = `INSERT INTO payment_intents (tenant_id, dedup_key) VALUES ($1, $2)
+		ON CONFLICT ON CONSTRAINT payment_intents_dedup_uniq DO UPDATE SET dedup_key = excluded.dedup_key
+		RETURNING id`
+	pool.QueryRow(ctx, upd, tenant, key) // want `insert on payment_intents with on conflict on constraint payment_intents_dedup_uniq \(dedup_key\) do update has no tenant column in the conflict target: a key another tenant used updates that tenant's record and returns it`
+	const claim = `INSERT INTO idempotency_keys (tenant_id, idempotency_key) VALUES ($1, $2)
+		ON CONFLICT ON CONSTRAINT idempotency_keys_key_uniq DO NOTHING`
+	pool.Exec(ctx, claim, tenant, key) // want `insert on idempotency_keys with on conflict on constraint idempotency_keys_key_uniq \(idempotency_key\) do nothing has no tenant column`
+}
+
+func upsertOnScopedConstraint(ctx context.Context, pool *pgxpool.Pool, tenant, key string, resp []byte) {
+	pool.QueryRow(ctx, `INSERT INTO idempotency_records (tenant_id, idempotency_key, response) VALUES ($1, $2, $3)
+		ON CONFLICT ON CONSTRAINT idempotency_records_pk DO UPDATE SET response = excluded.response
+		RETURNING response`, tenant, key, resp)
+}
+
+// A constraint defined elsewhere (another package, a .sql migration): its
+// columns are unknown, so no guess.
+func upsertOnUnknownConstraint(ctx context.Context, pool *pgxpool.Pool, tenant, key string) {
+	pool.Exec(ctx, `INSERT INTO idempotency_keys (tenant_id, idempotency_key) VALUES ($1, $2)
+		ON CONFLICT ON CONSTRAINT idempotency_keys_tenant_key DO NOTHING`, tenant, key)
+}
+
+// A name defined twice with different columns: ambiguous, no guess.
+func upsertOnAmbiguousConstraint(ctx context.Context, pool *pgxpool.Pool, tenant, key string) {
+	pool.Exec(ctx, `INSERT INTO intents (client_id, dedup_key) VALUES ($1, $2)
+		ON CONFLICT ON CONSTRAINT intents_uniq DO NOTHING`, tenant, key)
+}
