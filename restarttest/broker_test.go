@@ -7,14 +7,13 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
+
+	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
 // The broker tests talk to a real RabbitMQ and a real NATS with JetStream:
@@ -22,6 +21,7 @@ import (
 // Without them the tests skip, except under CI, where that is a failure.
 func brokerURL(t *testing.T, env, def string) string {
 	t.Helper()
+	testenv.SkipIfShort(t, "needs a broker")
 	raw := os.Getenv(env)
 	if raw == "" {
 		raw = def
@@ -49,28 +49,10 @@ func natsURL(t *testing.T) string {
 	return brokerURL(t, "IDEMCHECK_TEST_NATS", "nats://127.0.0.1:4222")
 }
 
-var (
-	consumersBuild    sync.Once
-	consumersBuildErr error
-	consumersDir      string
-)
-
-// consumer returns testdata/restart/consumers/<name>, both built once.
+// consumer returns testdata/restart/consumers/<name>, built once.
 func consumer(t *testing.T, name string) string {
 	t.Helper()
-	consumersBuild.Do(func() {
-		consumersDir = filepath.Join(handlersDir, "consumers")
-		cmd := exec.Command("go", "build", "-o", consumersDir+string(filepath.Separator),
-			"./testdata/restart/consumers/amqp", "./testdata/restart/consumers/nats")
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			consumersBuildErr = fmt.Errorf("build the consumers: %v\n%s", err, out)
-		}
-	})
-	if consumersBuildErr != nil {
-		t.Fatal(consumersBuildErr)
-	}
-	return filepath.Join(consumersDir, name)
+	return buildMain(t, "testdata/restart/consumers/"+name)
 }
 
 func brokerConfig(t *testing.T, deliver, handler string) Config {
@@ -97,11 +79,11 @@ func amqpConfig(t *testing.T, handler string) Config {
 }
 
 // Every default kill point on the intent consumer: the broker redelivers
-// after each kill and the charge happens once.
+// after each kill and the charge happens once. NATS (pull) at the default
+// level; RabbitMQ, whose idle window makes each round a second longer, and
+// NATS push with IDEMCHECK_TESTS=full.
 func TestBrokerIntentConsumersPass(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the default plan on two brokers: long")
-	}
+	t.Parallel()
 	cases := map[string]func(*testing.T) Config{
 		"amqp": func(t *testing.T) Config { return amqpConfig(t, consumer(t, "amqp")+" -key intent") },
 		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent") },
@@ -114,6 +96,9 @@ func TestBrokerIntentConsumersPass(t *testing.T) {
 	for name, cfg := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			if name != "nats" {
+				testenv.SkipUnlessFull(t, "the default plan on "+name)
+			}
 			rep := run(t, cfg(t))
 			defer dumpOnFailure(t, rep)
 			if rep.Verdict != VerdictPass {
@@ -141,6 +126,7 @@ func TestBrokerIntentConsumersPass(t *testing.T) {
 // A key drawn per delivery (RabbitMQ) or from the delivery count (NATS)
 // charges again on the broker's redelivery.
 func TestBrokerPerDeliveryKeysFail(t *testing.T) {
+	t.Parallel()
 	cases := map[string]func(*testing.T) Config{
 		"amqp": func(t *testing.T) Config {
 			return amqpConfig(t, consumer(t, "amqp")+" -key delivery")
@@ -239,11 +225,10 @@ func TestBrokerUnreachable(t *testing.T) {
 
 // The kill points outside the default plan: a commit whose reply never
 // comes (the example consumers crash on a lost connection, and the broker
-// redelivers) and a kill after a delay.
+// redelivers) and a kill after a delay. RabbitMQ at the default level, NATS
+// too with IDEMCHECK_TESTS=full.
 func TestBrokerCommitLostAndTimeKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two brokers, two kill points each")
-	}
+	t.Parallel()
 	cases := map[string]func(*testing.T) Config{
 		"amqp": func(t *testing.T) Config { return amqpConfig(t, consumer(t, "amqp")) },
 		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")) },
@@ -251,6 +236,9 @@ func TestBrokerCommitLostAndTimeKills(t *testing.T) {
 	for name, mk := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			if name != "amqp" {
+				testenv.SkipUnlessFull(t, "db-commit-lost and time kills on "+name)
+			}
 			cfg := mk(t)
 			cfg.KillPoints = []KillPoint{{Kind: KillDBCommitLost, N: 1}, {Kind: KillTime, Delay: 30 * time.Millisecond}}
 			rep := run(t, cfg)

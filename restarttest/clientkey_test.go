@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -34,39 +32,17 @@ func apiConfig(t *testing.T, name string) Config {
 	}
 }
 
-var (
-	apiBuild    sync.Once
-	apiBuildErr error
-	apiDir      string
-)
-
-// apiServer returns testdata/restart/api/<name>, built once with its
-// siblings in one go build.
+// apiServer returns testdata/restart/api/<name>, built once.
 func apiServer(t *testing.T, name string) string {
 	t.Helper()
-	apiBuild.Do(func() {
-		apiDir = filepath.Join(handlersDir, "api")
-		cmd := exec.Command("go", "build", "-o", apiDir+string(filepath.Separator),
-			"./testdata/restart/api/right", "./testdata/restart/api/nofingerprint", "./testdata/restart/api/globalkeys",
-			"./testdata/restart/api/rerender", "./testdata/restart/api/noguard")
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			apiBuildErr = fmt.Errorf("build the API examples: %v\n%s", err, out)
-		}
-	})
-	if apiBuildErr != nil {
-		t.Fatal(apiBuildErr)
-	}
-	return filepath.Join(apiDir, name)
+	return buildMain(t, "testdata/restart/api/"+name)
 }
 
 func TestAPIRightPasses(t *testing.T) {
 	t.Parallel()
 	cfg := apiConfig(t, "right")
-	if testing.Short() {
-		// The rounds with probes; the kill matrix runs without -short.
-		cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2}}
-	}
+	// The rounds with probes; the whole kill matrix in a full run.
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse}, KillPoint{Kind: KillConcurrent, N: 2})
 	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictPass {
@@ -139,6 +115,7 @@ func checkClientKeyJSON(t *testing.T, rep *Report) {
 // Each broken middleware fails the check written for its flaw, and only
 // the rounds that can see it.
 func TestAPIContractFlaws(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, round, check, detail string
 	}{

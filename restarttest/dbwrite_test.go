@@ -1,26 +1,11 @@
 package restarttest
 
 import (
-	"os"
-	"strconv"
 	"strings"
 	"testing"
-)
 
-// repeatCount is how many times a flakiness proof runs: IDEMCHECK_REPEAT,
-// default 3 (CI sets 20).
-func repeatCount(t *testing.T) int {
-	t.Helper()
-	v := os.Getenv("IDEMCHECK_REPEAT")
-	if v == "" {
-		return 3
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		t.Fatalf("IDEMCHECK_REPEAT=%q: want a positive count", v)
-	}
-	return n
-}
+	"github.com/idemcheck/idemcheck/internal/testenv"
+)
 
 func claimThenKeyConfig(t *testing.T, kill ...KillPoint) Config {
 	cfg := shellConfig(t, "claimthenkey.sh", kill...)
@@ -33,12 +18,10 @@ func claimThenKeyConfig(t *testing.T, kill ...KillPoint) Config {
 // lost charge is found every time — in sh (psql, autocommit) and in Go
 // (pgx, BEGIN … COMMIT, extended protocol).
 func TestDBWriteKillLandsBetweenBackToBackCommits(t *testing.T) {
-	if testing.Short() {
-		t.Skip("repeats whole runs")
-	}
-	handlers := map[string]func(kill ...KillPoint) Config{
-		"sh": func(kill ...KillPoint) Config { return claimThenKeyConfig(t, kill...) },
-		"go": func(kill ...KillPoint) Config {
+	t.Parallel()
+	handlers := map[string]func(t *testing.T, kill ...KillPoint) Config{
+		"sh": func(t *testing.T, kill ...KillPoint) Config { return claimThenKeyConfig(t, kill...) },
+		"go": func(t *testing.T, kill ...KillPoint) Config {
 			cfg := exampleConfig(t, "claimthenkey")
 			cfg.KillPoints = kill
 			return cfg
@@ -47,7 +30,7 @@ func TestDBWriteKillLandsBetweenBackToBackCommits(t *testing.T) {
 	for name, config := range handlers {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			clean := run(t, config(KillPoint{Kind: KillNone}, KillPoint{Kind: KillDBWrite, N: 2}))
+			clean := run(t, config(t, KillPoint{Kind: KillNone}, KillPoint{Kind: KillDBWrite, N: 2}))
 			if clean.Verdict != VerdictPass {
 				dumpOnFailure(t, clean)
 				t.Fatalf("clean and db-write:2 rounds: verdict %s, failed %v", clean.Verdict, failedChecks(clean))
@@ -55,10 +38,10 @@ func TestDBWriteKillLandsBetweenBackToBackCommits(t *testing.T) {
 			if w := clean.Rounds[0].Attempts[0].Writes; w != 2 {
 				t.Fatalf("the clean round counted %d writes, want 2 (claim, key)", w)
 			}
-			n := repeatCount(t)
+			n := testenv.Repeat(t)
 			failed := 0
 			for i := 0; i < n; i++ {
-				rep := run(t, config(KillPoint{Kind: KillDBWrite, N: 1}))
+				rep := run(t, config(t, KillPoint{Kind: KillDBWrite, N: 1}))
 				r := rep.Rounds[0]
 				a := r.Attempts[0]
 				once := check(r, CheckEffectOnce)
@@ -79,6 +62,7 @@ func TestDBWriteKillLandsBetweenBackToBackCommits(t *testing.T) {
 // db-commit-lost: the commit happened, its reply never reached the
 // handler, which lives on with a broken connection; then redelivery.
 func TestDBCommitLost(t *testing.T) {
+	t.Parallel()
 	rep := run(t, claimThenKeyConfig(t, KillPoint{Kind: KillDBCommitLost, N: 1}))
 	defer dumpOnFailure(t, rep)
 	r := rep.Rounds[0]

@@ -14,11 +14,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
 // The embedded default: a throwaway cluster from the installed binaries,
 // reachable over TCP loopback and its unix socket, gone after Stop.
 func TestEmbeddedServer(t *testing.T) {
+	t.Parallel()
+	testenv.SkipIfShort(t, "starts PostgreSQL")
 	if _, err := FindServerBinaries(); err != nil {
 		t.Skip(err)
 	}

@@ -9,10 +9,13 @@ import (
 	"time"
 )
 
-// The default plan on each bundled example: only intent and frozenmodel
-// hold the effect to exactly once.
+// The bundled examples: only intent and frozenmodel hold the effect to
+// exactly once. The intent example runs the default plan (every kill point
+// its clean round calls for); the others run the rounds that show their
+// verdict, and the default plan with IDEMCHECK_TESTS=full.
 
 func TestExampleIntentPasses(t *testing.T) {
+	t.Parallel()
 	rep := run(t, exampleConfig(t, "intent"))
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictPass {
@@ -57,7 +60,10 @@ func TestExampleIntentPasses(t *testing.T) {
 }
 
 func TestExampleFrozenModelPasses(t *testing.T) {
-	rep := run(t, exampleConfig(t, "frozenmodel"))
+	t.Parallel()
+	cfg := exampleConfig(t, "frozenmodel")
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictPass {
 		t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
@@ -68,7 +74,10 @@ func TestExampleFrozenModelPasses(t *testing.T) {
 }
 
 func TestExampleUUIDKeyFails(t *testing.T) {
-	rep := run(t, exampleConfig(t, "uuidkey"))
+	t.Parallel()
+	cfg := exampleConfig(t, "uuidkey")
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictFail {
 		t.Fatalf("verdict %s, want fail", rep.Verdict)
@@ -90,7 +99,10 @@ func TestExampleUUIDKeyFails(t *testing.T) {
 }
 
 func TestExampleModelKeyFails(t *testing.T) {
-	rep := run(t, exampleConfig(t, "modelkey"))
+	t.Parallel()
+	cfg := exampleConfig(t, "modelkey")
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictFail {
 		t.Fatalf("verdict %s, want fail", rep.Verdict)
@@ -107,7 +119,10 @@ func TestExampleModelKeyFails(t *testing.T) {
 }
 
 func TestExampleStartedAsDoneLosesTheEffect(t *testing.T) {
-	rep := run(t, exampleConfig(t, "startedasdone"))
+	t.Parallel()
+	cfg := exampleConfig(t, "startedasdone")
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillRequest}, KillPoint{Kind: KillDBWrite, N: 1})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictFail {
 		t.Fatalf("verdict %s, want fail", rep.Verdict)
@@ -128,7 +143,10 @@ func TestExampleStartedAsDoneLosesTheEffect(t *testing.T) {
 }
 
 func TestExampleCheckThenActDuplicatesUnderConcurrency(t *testing.T) {
-	rep := run(t, exampleConfig(t, "checkthenact"))
+	t.Parallel()
+	cfg := exampleConfig(t, "checkthenact")
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse}, KillPoint{Kind: KillConcurrent, N: 2})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictFail {
 		t.Fatalf("verdict %s, want fail", rep.Verdict)
@@ -165,6 +183,7 @@ func TestExampleCheckThenActDuplicatesUnderConcurrency(t *testing.T) {
 
 // Handlers in other languages follow the same protocol: sh + psql + curl.
 func TestShellHandlers(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"psql", "curl"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not installed", tool)
@@ -179,6 +198,7 @@ func TestShellHandlers(t *testing.T) {
 	}
 	good := base
 	good.Handler = "sh ../testdata/restart/sh/intent.sh"
+	good.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillAfterResponse}, KillPoint{Kind: KillDBWrite, N: 1})
 	rep := run(t, good)
 	if rep.Verdict != VerdictPass {
 		dumpOnFailure(t, rep)
@@ -197,6 +217,7 @@ func TestShellHandlers(t *testing.T) {
 }
 
 func TestRandomRoundsAreReproducibleBySeed(t *testing.T) {
+	t.Parallel()
 	cfg := exampleConfig(t, "intent")
 	cfg.KillPoints = []KillPoint{{Kind: KillRandom}}
 	cfg.Rounds, cfg.Seed = 3, 11
@@ -216,6 +237,7 @@ func TestRandomRoundsAreReproducibleBySeed(t *testing.T) {
 // A provider that fails once and is slow, and a kill after a delay: the
 // correct handler still charges exactly once.
 func TestIntentUnderProviderFaultsAndTimeKill(t *testing.T) {
+	t.Parallel()
 	cfg := exampleConfig(t, "intent")
 	cfg.Fault = ProviderFault{FailOnce: true, Delay: 50 * time.Millisecond}
 	cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillTime, Delay: 20 * time.Millisecond}, {Kind: KillResponse}}

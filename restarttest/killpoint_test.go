@@ -1,7 +1,6 @@
 package restarttest
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
@@ -23,26 +22,46 @@ func TestParseKillPointPerRequest(t *testing.T) {
 	}
 }
 
+// A clean round that made two effect requests and two writes, with an
+// envelope field: the default plan kills around each request, at each
+// write, re-sends, and races two deliveries.
+func TestDefaultPlanFollowsTheCleanRound(t *testing.T) {
+	h := &harness{}
+	envelope, err := findEnvelope(readTestdata(t, "message.json"), nil)
+	if err != nil || len(envelope) == 0 {
+		t.Fatalf("message.json: envelope %v, %v; want its message_id", envelope, err)
+	}
+	h.envelope = envelope
+	h.learned.RequestsPerAttempt, h.learned.Writes = 2, 2
+	var got []string
+	for _, k := range h.expandPlan([]KillPoint{{Kind: KillNone}}, false) {
+		got = append(got, k.String())
+	}
+	want := "none request response after-response request:2 response:2 after-response:2 db-write:1 db-write:2 resend concurrent:2"
+	if strings.Join(got, " ") != want {
+		t.Errorf("plan %v\nwant %s", got, want)
+	}
+}
+
 // A hold with a stable key, then a capture with a key drawn per attempt:
 // only kills around the second effect request duplicate the capture, and
 // the default plan has them because the clean round made two requests.
 func TestHoldThenCaptureFailsAroundTheSecondRequest(t *testing.T) {
-	rep := run(t, exampleConfig(t, "holdcapture"))
+	t.Parallel()
+	cfg := exampleConfig(t, "holdcapture")
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse},
+		KillPoint{Kind: KillRequest, N: 2}, KillPoint{Kind: KillResponse, N: 2})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Learned.RequestsPerAttempt != 2 {
 		t.Fatalf("learned %+v, want 2 requests per attempt", rep.Learned)
 	}
-	plan := killPoints(rep)
-	for _, k := range []string{"request", "response", "after-response", "request:2", "response:2", "after-response:2"} {
-		if !slices.Contains(plan, k) {
-			t.Errorf("default plan %v lacks %s", plan, k)
-		}
-	}
+	ran(t, rep, "request", "response", "after-response", "request:2", "response:2", "after-response:2")
 	if rep.Verdict != VerdictFail {
 		t.Fatalf("verdict %s, want fail", rep.Verdict)
 	}
 	// Around the first request the hold is replayed and the capture made once.
-	for _, k := range []string{"request", "response", "after-response", "db-write:1", "concurrent:2"} {
+	for _, k := range ran(t, rep, "request", "response", "after-response", "db-write:1", "concurrent:2") {
 		if r := roundAt(t, rep, k); !r.Passed {
 			t.Errorf("round %s failed %v", k, r.Checks)
 		}
@@ -53,7 +72,7 @@ func TestHoldThenCaptureFailsAroundTheSecondRequest(t *testing.T) {
 	if !check(r, CheckEffectOnce).Passed || check(r, CheckKeyStable).Passed {
 		t.Errorf("round request:2: checks %v, want effect-once passed and key-stable failed", r.Checks)
 	}
-	for _, k := range []string{"response:2", "after-response:2"} {
+	for _, k := range ran(t, rep, "response:2", "after-response:2") {
 		r := roundAt(t, rep, k)
 		if !r.KillReached {
 			t.Errorf("round %s: kill point not reached", k)

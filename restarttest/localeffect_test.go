@@ -36,7 +36,9 @@ const countOrders = "select count(*) from orders"
 // --effect-sql, and it holds at every kill point.
 func TestLocalEffectInOneTransactionPasses(t *testing.T) {
 	t.Parallel()
-	rep := run(t, localOrderConfig(t, "", countOrders))
+	cfg := localOrderConfig(t, "", countOrders)
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse}, KillPoint{Kind: KillDBWrite, N: 1})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictPass {
 		t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
@@ -57,7 +59,9 @@ func TestLocalEffectInOneTransactionPasses(t *testing.T) {
 // makes the redelivery write a second order, named by the query.
 func TestLocalEffectOrderBeforeKeyFails(t *testing.T) {
 	t.Parallel()
-	rep := run(t, localOrderConfig(t, "-order-first", countOrders))
+	cfg := localOrderConfig(t, "-order-first", countOrders)
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillDBWrite, N: 1})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictFail {
 		t.Fatalf("verdict %s, want fail", rep.Verdict)
@@ -96,12 +100,15 @@ func TestBadEffectSQLIsAnEnvironmentError(t *testing.T) {
 		"select 1, 2":                      "2 columns",
 		"select 1 where false":             "no row",
 	} {
-		cfg := shellConfig(t, "intent.sh", KillPoint{Kind: KillNone})
-		cfg.EffectSQL = []string{query}
-		_, err := Run(t.Context(), cfg)
-		if err == nil || !strings.Contains(err.Error(), query) || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: err = %v, want it named with %q", query, err, want)
-		}
+		t.Run(want, func(t *testing.T) {
+			t.Parallel()
+			cfg := shellConfig(t, "intent.sh", KillPoint{Kind: KillNone})
+			cfg.EffectSQL = []string{query}
+			_, err := Run(t.Context(), cfg)
+			if err == nil || !strings.Contains(err.Error(), query) || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: err = %v, want it named with %q", query, err, want)
+			}
+		})
 	}
 }
 

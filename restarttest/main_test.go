@@ -3,13 +3,18 @@ package restarttest
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
 // The tests talk to a real PostgreSQL: IDEMCHECK_TEST_DATABASE (a libpq URL,
@@ -20,15 +25,18 @@ var (
 	testDSNError error
 	handlersDir  string
 	buildMu      sync.Mutex
-	built        = map[string]string{}
+	built        = map[string]*build{}
 )
 
 func TestMain(m *testing.M) {
 	if os.Getenv(serverModeEnv) != "" {
 		os.Exit(runTestServer())
 	}
+	flag.Parse()
 	var pg *Embedded
-	if v, ok := os.LookupEnv("IDEMCHECK_TEST_DATABASE"); ok {
+	if testing.Short() {
+		testDSNError = errors.New("-short")
+	} else if v, ok := os.LookupEnv("IDEMCHECK_TEST_DATABASE"); ok {
 		testDSN = v
 		if v == "" {
 			testDSN = "postgres://"
@@ -56,9 +64,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// dsn returns the test database, skipping when there is none at all.
+// dsn returns the test database, skipping under -short and when there is
+// none at all.
 func dsn(t testing.TB) string {
 	t.Helper()
+	testenv.SkipIfShort(t, "needs PostgreSQL")
 	if testDSNError != nil {
 		t.Skipf("no PostgreSQL: set IDEMCHECK_TEST_DATABASE or install the server binaries: %v", testDSNError)
 	}
@@ -68,19 +78,41 @@ func dsn(t testing.TB) string {
 // handler builds testdata/restart/<name> once and returns its path.
 func handler(t testing.TB, name string) string {
 	t.Helper()
+	return buildMain(t, "testdata/restart/"+name)
+}
+
+// buildMain builds the main package at pkg (relative to the module root)
+// once per test binary and returns the executable's path. It goes through
+// `go run -exec cp`, which copies the executable out of go's build cache:
+// go run caches what it links (go build -o does not), so a second test run
+// links nothing. Different packages build in parallel.
+func buildMain(t testing.TB, pkg string) string {
+	t.Helper()
+	testenv.SkipIfShort(t, "builds handlers to run against PostgreSQL")
 	buildMu.Lock()
-	defer buildMu.Unlock()
-	if p, ok := built[name]; ok {
-		return p
+	b, ok := built[pkg]
+	if !ok {
+		b = &build{path: filepath.Join(handlersDir, strings.ReplaceAll(pkg, "/", "_"))}
+		built[pkg] = b
 	}
-	out := filepath.Join(handlersDir, name)
-	cmd := exec.Command("go", "build", "-o", out, "./testdata/restart/"+name)
-	cmd.Dir = ".."
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build %s: %v\n%s", name, err, b)
+	buildMu.Unlock()
+	b.once.Do(func() {
+		cmd := exec.Command("go", "run", "-exec", "cp", "./"+pkg, b.path)
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("build %s: %v\n%s", pkg, err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	built[name] = out
-	return out
+	return b.path
+}
+
+type build struct {
+	once sync.Once
+	path string
+	err  error
 }
 
 func readTestdata(t testing.TB, rel string) []byte {
@@ -104,6 +136,31 @@ func exampleConfig(t testing.TB, name string) Config {
 		Backoff:      30 * time.Millisecond,
 		DSN:          dsn(t),
 	}
+}
+
+// unlessFull is a run's kill points: kps, the representative rounds, at
+// the default level; nil (the default plan: every kill point the clean
+// round calls for) with IDEMCHECK_TESTS=full.
+func unlessFull(kps ...KillPoint) []KillPoint {
+	if testenv.Full() {
+		return nil
+	}
+	return kps
+}
+
+// ran lists the kill points of names that the run has: all of them in a
+// Full run (where a missing one is an error), those its plan named otherwise.
+func ran(t *testing.T, rep *Report, names ...string) []string {
+	t.Helper()
+	var out []string
+	for _, name := range names {
+		if slices.Contains(killPoints(rep), name) {
+			out = append(out, name)
+		} else if testenv.Full() {
+			t.Errorf("the default plan %v lacks %s", killPoints(rep), name)
+		}
+	}
+	return out
 }
 
 func run(t *testing.T, cfg Config) *Report {

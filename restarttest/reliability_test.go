@@ -77,6 +77,7 @@ func readInts(t *testing.T, path string) []int {
 // at a kill point, at the timeout, and when it exits leaving a background
 // job: after the run nothing it started is alive.
 func TestNoOrphans(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pids, pgids := filepath.Join(dir, "pids"), filepath.Join(dir, "pgids")
 	record := fmt.Sprintf("echo $$ >> %s; sleep 300 & echo $! >> %s; (sleep 301 & echo $! >> %s); cat > /dev/null;", pgids, pids, pids)
@@ -132,6 +133,7 @@ func TestNoOrphans(t *testing.T) {
 // A handler that hangs in the clean round fails on its own: no verdict,
 // and it is not waited for.
 func TestHangingHandlerIsReportedNotWaitedFor(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	rep, env := runNoVerdict(t, Config{
 		Handler:     "sleep 300",
@@ -165,6 +167,7 @@ func TestHangingHandlerIsReportedNotWaitedFor(t *testing.T) {
 // A handler that floods its output with binary garbage and crashes is
 // reported with a bounded, printable tail.
 func TestFloodingCrashingHandler(t *testing.T) {
+	t.Parallel()
 	rep, env := runNoVerdict(t, Config{
 		Handler:     "head -c 3000000 /dev/urandom; head -c 3000000 /dev/urandom >&2; echo 'panic: boom' >&2; exit 3",
 		Message:     []byte(`{}`),
@@ -196,6 +199,7 @@ func TestFloodingCrashingHandler(t *testing.T) {
 }
 
 func TestHandlerNotFoundIsAnEnvironmentError(t *testing.T) {
+	t.Parallel()
 	_, err := Run(context.Background(), Config{
 		Handler: "/nonexistent/idemcheck-handler",
 		Message: []byte(`{}`),
@@ -208,6 +212,7 @@ func TestHandlerNotFoundIsAnEnvironmentError(t *testing.T) {
 }
 
 func TestUnreachableDatabaseIsAnEnvironmentError(t *testing.T) {
+	t.Parallel()
 	port, err := freeLoopbackPort()
 	if err != nil {
 		t.Fatal(err)
@@ -224,6 +229,7 @@ func TestUnreachableDatabaseIsAnEnvironmentError(t *testing.T) {
 }
 
 func TestInterruptStopsEverything(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pgids := filepath.Join(dir, "pgids")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -263,8 +269,10 @@ func TestInterruptStopsEverything(t *testing.T) {
 const serverModeEnv = "IDEMCHECK_RESTARTTEST_SERVER"
 
 func TestDeliverMode(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"stable", "random"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			port, err := freeLoopbackPort()
 			if err != nil {
 				t.Fatal(err)
@@ -378,6 +386,7 @@ func (l countingListener) Accept() (net.Conn, error) {
 // (socat … fork EXEC:handler.sh, nc -l in a loop) takes every connection
 // for a request. One delivery, one connection.
 func TestDeliverPortWaitDoesNotConnect(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the listening socket is read from /proc/net/tcp on Linux only")
 	}
@@ -418,6 +427,7 @@ func TestDeliverPortWaitDoesNotConnect(t *testing.T) {
 }
 
 func TestBadSetupIsAnEnvironmentError(t *testing.T) {
+	t.Parallel()
 	_, err := Run(context.Background(), Config{
 		Handler: "true",
 		Message: []byte(`{}`),
@@ -431,6 +441,7 @@ func TestBadSetupIsAnEnvironmentError(t *testing.T) {
 }
 
 func TestDeliverPortTakenIsAnEnvironmentError(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -459,6 +470,7 @@ func TestDeliverPortTakenIsAnEnvironmentError(t *testing.T) {
 
 // Each run's schema is dropped at the end, unless Keep asks to inspect it.
 func TestSchemaDroppedUnlessKept(t *testing.T) {
+	t.Parallel()
 	for _, keep := range []bool{false, true} {
 		rep := run(t, Config{
 			Handler:    "exit 0",

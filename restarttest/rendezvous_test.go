@@ -3,15 +3,18 @@ package restarttest
 import (
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
 // A handler that checks a 'done' row first and draws its key per attempt
 // is caught by concurrent:2 every time: both deliveries are held at their
 // first effect request until both have passed the check.
 func TestConcurrentRendezvousCatchesACheckFirstFreshKeyHandler(t *testing.T) {
+	t.Parallel()
 	cfg := exampleConfig(t, "freshkey")
 	cfg.KillPoints = []KillPoint{{Kind: KillConcurrent, N: 2}}
-	n := repeatCount(t)
+	n := testenv.Repeat(t)
 	caught := 0
 	for i := 0; i < n; i++ {
 		rep := run(t, cfg)
@@ -39,6 +42,7 @@ func TestConcurrentRendezvousCatchesACheckFirstFreshKeyHandler(t *testing.T) {
 // delivery) never lets the second reach its first write: the rendezvous is
 // reported as not reached, and the handler still passes.
 func TestConcurrentRendezvousNotReachedIsReported(t *testing.T) {
+	t.Parallel()
 	cfg := exampleConfig(t, "intent")
 	cfg.KillPoints = []KillPoint{{Kind: KillConcurrent, N: 2}}
 	rep := run(t, cfg)

@@ -11,7 +11,9 @@ import (
 // payment re-sent under a new message id is charged again.
 func TestResendCatchesAKeyFromTheMessageID(t *testing.T) {
 	t.Parallel()
-	rep := run(t, exampleConfig(t, "messageidkey"))
+	cfg := exampleConfig(t, "messageidkey")
+	cfg.KillPoints = unlessFull(KillPoint{Kind: KillNone}, KillPoint{Kind: KillResponse}, KillPoint{Kind: KillResend})
+	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if got := strings.Join(rep.EnvelopeFields, ","); got != "message_id" {
 		t.Errorf("envelope fields %q, want message_id", got)
