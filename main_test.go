@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,10 +13,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/idemcheck/idemcheck/internal/docexample"
+	"github.com/idemcheck/idemcheck/restarttest"
 )
 
 // The script tests run the idemcheck binary the way users do: testscript
@@ -64,14 +67,24 @@ func TestScripts(t *testing.T) {
 	}
 	index := docCommands(t)
 	goEnv := goEnvironment(t)
+	t.Cleanup(shared.stop) // after the parallel scripts, unlike a defer
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Cd = root
 			env.Vars = append(env.Vars, goEnv...)
 			// The restart-test examples use the test database when there is
-			// one, and otherwise start their own PostgreSQL, as documented.
+			// one, and otherwise one embedded PostgreSQL shared by every
+			// script that declares the pg condition (each run keeps to a
+			// schema of its own). A script can still show the documented
+			// default, a throwaway server per run, with `env DATABASE_URL=`.
 			if dsn := os.Getenv("IDEMCHECK_TEST_DATABASE"); dsn != "" {
+				env.Vars = append(env.Vars, "DATABASE_URL="+dsn)
+			} else if usesPostgres(t, env) && havePostgres() && !testing.Short() {
+				dsn, err := shared.dsn()
+				if err != nil {
+					return err
+				}
 				env.Vars = append(env.Vars, "DATABASE_URL="+dsn)
 			}
 			return nil
@@ -127,6 +140,46 @@ func runDoc(ts *testscript.TestScript, neg bool, args []string, index map[string
 		if c.HasOut && !docexample.Match(c.Output, stdout) {
 			ts.Fatalf("doc: the output differs from %s:%d's; it shows:\n%s\n\nthe command printed:\n%s", c.File, c.Line, c.Output, stdout)
 		}
+	}
+}
+
+// usesPostgres reports whether the script being set up declares the pg
+// condition.
+func usesPostgres(t *testing.T, env *testscript.Env) bool {
+	named, ok := env.T().(interface{ Name() string })
+	if !ok {
+		return false
+	}
+	name := strings.TrimPrefix(named.Name(), t.Name()+"/")
+	data, err := os.ReadFile(filepath.Join("testdata", "script", name+".txtar"))
+	return err == nil && (strings.Contains(string(data), "[pg]") || strings.Contains(string(data), "[!pg]"))
+}
+
+// shared is the embedded PostgreSQL of the scripts, started on first use.
+var shared sharedServer
+
+type sharedServer struct {
+	once sync.Once
+	pg   *restarttest.Embedded
+	err  error
+}
+
+func (s *sharedServer) dsn() (string, error) {
+	s.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		s.pg, s.err = restarttest.StartEmbedded(ctx)
+	})
+	if s.err != nil {
+		return "", fmt.Errorf("start the scripts' PostgreSQL: %v", s.err)
+	}
+	return s.pg.DSN(), nil
+}
+
+// stop stops the server, if it was started.
+func (s *sharedServer) stop() {
+	if s.pg != nil {
+		s.pg.Stop()
 	}
 }
 
