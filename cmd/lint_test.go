@@ -103,7 +103,7 @@ func TestLintFindingsText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"pay/pay.go\n",
-		"10:16 IDEM001 idempotency key built from time.Now (clock reading, differs per attempt) at pay/pay.go:10",
+		"10:16 IDEM001 idempotency key built from time.Now (clock reading, differs per attempt); a redelivery computes a different key",
 		"time.Now: clock reading, differs per attempt",
 		"1 finding in 1 file",
 	} {

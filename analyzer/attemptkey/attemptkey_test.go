@@ -39,3 +39,13 @@ func TestReportedWhereTheKeyLeaves(t *testing.T) {
 		t.Errorf("reported at the receipt:\n%s", out)
 	}
 }
+
+// TestSourceInAnotherPackage: a key drawn in a dependency names the source
+// in its message without a position; the position is the first related
+// location, in the dependency's file, as for a source in the package.
+func TestSourceInAnotherPackage(t *testing.T) {
+	out := render(t, loadTestdata(t, "crosspkg"))
+	if !regexp.MustCompile(`crosspkg\.go:13:\d+ idempotency key built from uuid\.NewString \(random per attempt\) via keylib\.NewNonce; [^|]*\| \S+/keylib/keylib\.go:\d+:\d+ uuid\.NewString: random per attempt \| `).MatchString(out) {
+		t.Errorf("want the source in keylib as the first related location:\n%s", out)
+	}
+}

@@ -81,16 +81,24 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 			continue // reported at the helper that attached the key
 		}
 		o := f.o
-		at := o.posn
-		if len(leaves) > 0 {
-			at += fmt.Sprintf(", sent by %d calls (e.g. %s at %s)", len(leaves), shortFuncDisplay(leaves[0].fn), e.posn(leaves[0].pos))
+		// The message names the source; where it is, is the first step
+		// of the related information, in the same form as every position
+		// of the report.
+		what := o.source + " (" + o.kind + ")"
+		if len(o.via) > 0 {
+			what += " via " + strings.Join(o.via, " → ")
 		}
-		msg := fmt.Sprintf("idempotency key built from %s (%s) at %s; %s: %s", o.source, o.kind, at, consequence(o.kind), remedy)
+		if len(leaves) > 0 {
+			what += fmt.Sprintf(", sent by %d calls (e.g. %s)", len(leaves), shortFuncDisplay(leaves[0].fn))
+		}
+		msg := fmt.Sprintf("idempotency key built from %s; %s: %s", what, consequence(o.kind), remedy)
 		var related []analysis.RelatedInformation
-		if o.pos.IsValid() {
-			related = append(related, analysis.RelatedInformation{Pos: o.pos, Message: fmt.Sprintf("%s: %s", o.source, o.kind)})
-		} else if len(o.via) > 0 {
-			msg = fmt.Sprintf("idempotency key built from %s (%s) at %s via %s; %s: %s", o.source, o.kind, at, strings.Join(o.via, " → "), consequence(o.kind), remedy)
+		srcPos := o.pos
+		if !srcPos.IsValid() {
+			srcPos = e.posOf(o.posn)
+		}
+		if srcPos.IsValid() {
+			related = append(related, analysis.RelatedInformation{Pos: srcPos, Message: fmt.Sprintf("%s: %s", o.source, o.kind)})
 		}
 		for _, s := range o.steps {
 			related = append(related, analysis.RelatedInformation{Pos: s.pos, Message: s.msg})

@@ -75,7 +75,7 @@ type label struct {
 type origin struct {
 	source string    // "uuid.NewString"
 	kind   string    // kindRandom…
-	posn   string    // "dir/file.go:line"
+	posn   string    // "/abs/dir/file.go:line:col" of the source, wherever it is
 	pos    token.Pos // valid when the source is in this package
 	steps  []step
 	root   *origin // the origin before any hop
@@ -160,6 +160,7 @@ type engine struct {
 	sources       map[token.Pos]*origin
 	vias          map[viaKey]*origin
 	imported      map[string]*origin
+	foreign       map[string]token.Pos // positions of sources in other packages
 	sites         []sinkSite
 	paramSinks    map[*ssa.Function][]paramSink
 	persistParams map[*ssa.Function]map[int]bool // parameters a function writes to the database
@@ -204,6 +205,7 @@ func newEngine(pass *analysis.Pass, model *keymodel.Model, keys *keyname.Matcher
 		sources:      map[token.Pos]*origin{},
 		vias:         map[viaKey]*origin{},
 		imported:     map[string]*origin{},
+		foreign:      map[string]token.Pos{},
 		paramSinks:   map[*ssa.Function][]paramSink{},
 		findingAt:    map[token.Pos]*finding{},
 		originLabels: map[*origin]*label{},
@@ -339,11 +341,63 @@ func (e *engine) posn(pos token.Pos) string {
 	return fmt.Sprintf("%s/%s:%d", dir, filepath.Base(p.Filename), p.Line)
 }
 
+// fullPosn renders a position as "file:line:col" with the file name as
+// the file set has it: a source's position in facts, so that a dependent
+// package can point at it.
+func (e *engine) fullPosn(pos token.Pos) string {
+	p := e.pass.Fset.Position(pos)
+	if !p.IsValid() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+}
+
+// posOf returns a position in this pass's file set for a "file:line:col"
+// of another package (a source an imported summary names), so that it can
+// be related information like any other step. The file set only needs
+// the line and column: a small file of that name is added, whose lines
+// before the one wanted are one byte long.
+func (e *engine) posOf(posn string) token.Pos {
+	if pos, ok := e.foreign[posn]; ok {
+		return pos
+	}
+	pos := token.NoPos
+	if file, line, col, ok := splitFullPosn(posn); ok {
+		f := e.pass.Fset.AddFile(file, -1, line-1+col)
+		lines := make([]int, line)
+		for i := range lines {
+			lines[i] = i
+		}
+		f.SetLines(lines)
+		pos = f.Pos(line - 1 + col - 1)
+	}
+	e.foreign[posn] = pos
+	return pos
+}
+
+// splitFullPosn parses "file:line:col" (the file may contain colons).
+func splitFullPosn(posn string) (file string, line, col int, ok bool) {
+	i := strings.LastIndexByte(posn, ':')
+	if i < 0 {
+		return "", 0, 0, false
+	}
+	j := strings.LastIndexByte(posn[:i], ':')
+	if j <= 0 {
+		return "", 0, 0, false
+	}
+	line, err1 := strconv.Atoi(posn[j+1 : i])
+	col, err2 := strconv.Atoi(posn[i+1:])
+	if err1 != nil || err2 != nil || line < 1 || col < 1 || line > 1<<20 || col > 1<<16 {
+		return "", 0, 0, false
+	}
+	return posn[:j], line, col, true
+}
+
 func (e *engine) sourceAt(pos token.Pos, source, kind string) *origin {
 	if o, ok := e.sources[pos]; ok {
 		return o
 	}
-	o := &origin{source: source, kind: kind, posn: e.posn(pos), pos: pos}
+	o := &origin{source: source, kind: kind, posn: e.fullPosn(pos), pos: pos}
 	o.root = o
 	e.sources[pos] = o
 	return o

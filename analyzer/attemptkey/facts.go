@@ -26,7 +26,7 @@ type Flow struct {
 	FromPath string
 	Source   string // e.g. "uuid.NewString", when From == -1
 	Kind     string // e.g. "random per attempt"
-	Posn     string // "dir/file.go:line" of the source
+	Posn     string // "file:line:col" of the source, the file as go vet names it
 	Via      []string
 }
 

@@ -16,7 +16,7 @@ import (
 var sarifFindings = []Finding{
 	{
 		Rule: "IDEM001", File: "handlers/pay.go", Line: 41, Column: 9,
-		Message: "idempotency key built from uuid.NewString (random per attempt) at handlers/pay.go:33; a redelivery computes a different key",
+		Message: "idempotency key built from uuid.NewString (random per attempt); a redelivery computes a different key",
 		Related: []Related{
 			{File: "handlers/pay.go", Line: 33, Column: 7, Message: "uuid.NewString: random per attempt"},
 			{File: "internal/keys/keys.go", Line: 12, Column: 2, Message: "passed to keys.Derive"},

@@ -65,7 +65,7 @@ func (a *Agent) HandleModelKey(ctx context.Context, m WAMessage) error {
 		return err
 	}
 	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(c.Amount)}
-	params.IdempotencyKey = stripe.String(fmt.Sprintf("%s:%d", c.Payee, c.Amount)) // want `built from openai\.ChatCompletionService\.New \(model output, differs per call\) at handlers/pay\.go:\d+`
+	params.IdempotencyKey = stripe.String(fmt.Sprintf("%s:%d", c.Payee, c.Amount)) // want `built from openai\.ChatCompletionService\.New \(model output, differs per call\);`
 	_, err = paymentintent.New(params)
 	return err
 }

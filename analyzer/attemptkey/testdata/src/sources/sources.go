@@ -21,12 +21,12 @@ import (
 )
 
 func googleNew(req *http.Request) {
-	req.Header.Set("Idempotency-Key", uuid.New().String()) // want `idempotency key built from uuid\.New \(random per attempt\) at sources/sources\.go:24; a redelivery computes a different key`
+	req.Header.Set("Idempotency-Key", uuid.New().String()) // want `idempotency key built from uuid\.New \(random per attempt\); a redelivery computes a different key`
 }
 
 func googleNewString(req *http.Request) {
 	key := uuid.NewString()
-	req.Header.Set("Idempotency-Key", key) // want `built from uuid\.NewString \(random per attempt\) at sources/sources\.go:28`
+	req.Header.Set("Idempotency-Key", key) // want `built from uuid\.NewString \(random per attempt\);`
 }
 
 func googleNewRandomMust(req *http.Request) {

@@ -30,7 +30,7 @@ func newKey() string {
 // prepare is the shared request builder.
 func (c *Client) prepare(p *Params) {
 	if p.IdempotencyKey == "" {
-		p.IdempotencyKey = newKey() // want `built from rand\.Read .*, sent by 4 calls \(e\.g\. Client\.CreateCharge at sdkdefault/sdkdefault\.go:\d+\)`
+		p.IdempotencyKey = newKey() // want `built from rand\.Read .*, sent by 4 calls \(e\.g\. Client\.CreateCharge\);`
 	}
 }
 

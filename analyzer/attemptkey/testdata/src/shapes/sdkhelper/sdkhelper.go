@@ -34,7 +34,7 @@ func genID() string {
 // defaults is the shared helper every API method calls.
 func (c *Client) defaults(o *RequestOptions) {
 	o.Headers = map[string]string{"Authorization": "Bearer " + c.secret}
-	o.IdempotencyKey = genID() // want `built from uuid\.NewString .*, sent by 7 calls \(e\.g\. Client\.CreatePayment at sdkhelper/sdkhelper\.go:\d+\)`
+	o.IdempotencyKey = genID() // want `built from uuid\.NewString .*, sent by 7 calls \(e\.g\. Client\.CreatePayment\);`
 }
 
 func (c *Client) call(ctx context.Context, method, path string, body, out any, o *RequestOptions) error {
