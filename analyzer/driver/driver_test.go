@@ -1,6 +1,12 @@
 package driver
 
 import (
+	"encoding/json"
+	"go/build"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -136,5 +142,45 @@ func TestCheckAnalyzerFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: %v, want one line with %q", flags, err, want)
 		}
+	}
+}
+
+// TestStandardTypesRoundTrip writes the vetx file of a standard package the
+// way exportStandardTypes does and reads it back as an importer would.
+func TestStandardTypesRoundTrip(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(build.Default.GOROOT, "src", "unicode", "utf8", "utf8.go"))
+	if err != nil || len(files) != 1 {
+		t.Skipf("no GOROOT source for unicode/utf8: %v", err)
+	}
+	dir := t.TempDir()
+	cfg := unitConfig{ImportPath: "unicode/utf8", GoFiles: files, VetxOnly: true, VetxOutput: filepath.Join(dir, "vet.out")}
+	if !isStandardUnit(cfg) {
+		t.Fatal("unicode/utf8 is not recognized as standard")
+	}
+	if isStandardUnit(unitConfig{ImportPath: "example.com/x", ModulePath: "example.com/x", GoFiles: files}) {
+		t.Error("a unit with a module path is taken for standard")
+	}
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgFile := filepath.Join(dir, "vet.cfg")
+	if err := os.WriteFile(cfgFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !exportStandardTypes(cfgFile) {
+		t.Fatal("exportStandardTypes declined unicode/utf8")
+	}
+	im := vetxImporter{
+		cfg:     unitConfig{ImportMap: map[string]string{"unicode/utf8": "unicode/utf8"}, PackageVetx: map[string]string{"unicode/utf8": cfg.VetxOutput}},
+		fset:    token.NewFileSet(),
+		imports: map[string]*types.Package{},
+	}
+	pkg, err := im.Import("unicode/utf8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fn, ok := pkg.Scope().Lookup("RuneLen").(*types.Func); !ok || fn.Signature().String() != "func(r rune) int" {
+		t.Errorf("RuneLen = %v", pkg.Scope().Lookup("RuneLen"))
 	}
 }
