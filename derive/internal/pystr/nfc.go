@@ -2,6 +2,7 @@ package pystr
 
 import (
 	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -44,9 +45,13 @@ const (
 var (
 	propsIndex  [propsLimit >> propsShift]uint16
 	propsBlocks [][propsBlock]nfcProps
+	propsOnce   sync.Once
 )
 
-func init() {
+// buildProps fills the two-level table on first use rather than in init:
+// every idemcheck process (go vet starts one per package to lint) would
+// otherwise pay for it, and only derive needs it.
+func buildProps() {
 	props := map[rune]nfcProps{}
 	for r, c := range cccTable {
 		props[r] |= nfcProps(c)
@@ -92,6 +97,7 @@ func propsOf(r rune) nfcProps {
 	if r >= propsLimit {
 		return 0
 	}
+	propsOnce.Do(buildProps)
 	return propsBlocks[propsIndex[r>>propsShift]][r&(propsBlock-1)]
 }
 
