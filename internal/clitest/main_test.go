@@ -27,7 +27,10 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	binary = filepath.Join(dir, "idemcheck")
-	build := exec.Command("go", "build", "-o", binary, ".")
+	// go run caches the executables it links and go build -o does not:
+	// `go run -exec cp` copies it out of the cache, linking only when the
+	// sources changed.
+	build := exec.Command("go", "run", "-exec", "cp", ".", binary)
 	build.Dir = repoRoot
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build idemcheck: %v\n%s", err, out)
