@@ -2,49 +2,17 @@ package attemptkey_test
 
 import (
 	"fmt"
-	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemcheck/idemcheck/analyzer/attemptkey"
+	"github.com/idemcheck/idemcheck/internal/testenv"
 )
-
-// repeat is the number of runs flakiness checks compare: IDEMCHECK_REPEAT,
-// at least 3.
-func repeat() int {
-	n, err := strconv.Atoi(os.Getenv("IDEMCHECK_REPEAT"))
-	if err != nil || n < 3 {
-		return 3
-	}
-	return n
-}
-
-// loadTestdata loads packages of testdata/src once (GOPATH mode, as
-// analysistest does), so repeated analyses do not pay for loading.
-func loadTestdata(t testing.TB, pkgs ...string) []*packages.Package {
-	t.Helper()
-	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax,
-		Dir:   analysistest.TestData(),
-		Env:   append(os.Environ(), "GOPATH="+analysistest.TestData(), "GO111MODULE=off", "GOPROXY=off"),
-		Tests: false,
-	}
-	loaded, err := packages.Load(cfg, pkgs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if packages.PrintErrors(loaded) > 0 {
-		t.Fatal("testdata does not load")
-	}
-	return loaded
-}
 
 // render analyzes the packages afresh and prints everything the run
 // produced: diagnostics with their related path, and the facts, in a
@@ -78,16 +46,14 @@ func render(t *testing.T, loaded []*packages.Package) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestDeterministic: same code, same findings, same facts, every run. It
-// compares at least three runs (IDEMCHECK_REPEAT, default 3): map order
-// differs between runs, so a single comparison proves little.
-func TestDeterministic(t *testing.T) {
-	loaded := loadTestdata(t, "handlers", "misc", "crosspkg", "closures")
-	first := render(t, loaded)
+// testDeterministic: same code, same findings, same facts, every run. It
+// compares at least three runs (IDEMCHECK_REPEAT, default 3; 20 in CI):
+// map order differs between runs, so a single comparison proves little.
+func testDeterministic(t *testing.T, loaded []*packages.Package, first string) {
 	if !strings.Contains(first, "IDEM001") && !strings.Contains(first, "idempotency key built from") {
 		t.Fatalf("no finding to compare:\n%s", first)
 	}
-	for i := 1; i < repeat(); i++ {
+	for i := 1; i < max(testenv.Repeat(t), 3); i++ {
 		if again := render(t, loaded); again != first {
 			t.Fatalf("run %d differs:\n%s\n---\n%s", i+1, first, again)
 		}
