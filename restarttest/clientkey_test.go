@@ -13,7 +13,7 @@ import (
 // as its client: two clients, keys required.
 func apiConfig(t *testing.T, name string) Config {
 	t.Helper()
-	port, err := freeLoopbackPort()
+	port, err := serverPort()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 // in --deliver mode; its only effect is an order row in its own table.
 func localOrderConfig(t *testing.T, args string, effectSQL ...string) Config {
 	t.Helper()
-	port, err := freeLoopbackPort()
+	port, err := serverPort()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -114,6 +118,30 @@ type build struct {
 	path string
 	err  error
 }
+
+// serverPort is a free loopback port for a handler that listens (--deliver),
+// below the kernel's ephemeral range (32768 and up on Linux), where the
+// listeners on port 0 and the outgoing connections of the tests running in
+// parallel never land between the pick and the handler's bind. Each call
+// tries the next port of a sequence that starts at a random place.
+func serverPort() (int, error) {
+	for range 200 {
+		port := 20000 + int(nextPort.Add(1)%12000)
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return port, nil
+	}
+	return freeLoopbackPort()
+}
+
+var nextPort = func() *atomic.Uint32 {
+	var n atomic.Uint32
+	n.Store(rand.Uint32N(12000))
+	return &n
+}()
 
 func readTestdata(t testing.TB, rel string) []byte {
 	t.Helper()

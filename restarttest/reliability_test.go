@@ -213,7 +213,7 @@ func TestHandlerNotFoundIsAnEnvironmentError(t *testing.T) {
 
 func TestUnreachableDatabaseIsAnEnvironmentError(t *testing.T) {
 	t.Parallel()
-	port, err := freeLoopbackPort()
+	port, err := serverPort()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestDeliverMode(t *testing.T) {
 	for _, mode := range []string{"stable", "random"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			port, err := freeLoopbackPort()
+			port, err := serverPort()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -390,7 +390,7 @@ func TestDeliverPortWaitDoesNotConnect(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the listening socket is read from /proc/net/tcp on Linux only")
 	}
-	port, err := freeLoopbackPort()
+	port, err := serverPort()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -208,7 +208,7 @@ func TestShellServerHandler(t *testing.T) {
 	if _, err := exec.LookPath("socat"); err != nil {
 		t.Skip("socat not installed")
 	}
-	port, err := freeLoopbackPort()
+	port, err := serverPort()
 	if err != nil {
 		t.Fatal(err)
 	}
