@@ -145,7 +145,7 @@ func lintRun(opts *LintOptions) error {
 	if opts.WriteBaseline {
 		return writeBaseline(opts, findings, res.Errors)
 	}
-	result := report.Result{Findings: findings, Errors: res.Errors}
+	result := report.Result{Findings: findings, Errors: res.Errors, Notes: withoutDisabled(res.Notes, cfg)}
 	env := report.Env{Style: textStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())), Rules: suite.Rules(), Version: opts.Version}
 	if err := format.Write(opts.IO.Out, result, env); err != nil {
 		return UsageErrorf("cannot write findings: %v", err)

@@ -59,7 +59,7 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		// Never silently: a bound that stopped the analysis early is
 		// reported, so a clean result is not mistaken for a verdict.
 		out = append(out, analysis.Diagnostic{Pos: e.pass.Files[0].Package, Category: "note",
-			Message: "note: IDEM001's analysis of this package was cut short (" + strings.Join(e.capped, "; ") + "); findings may be incomplete"})
+			Message: "note: the analysis of this package was cut short (" + strings.Join(e.capped, "; ") + "); its findings may be incomplete"})
 	}
 	var reported []*finding
 	for _, f := range candidates {

@@ -54,6 +54,7 @@ type PackageError = report.PackageError
 type Result struct {
 	Findings []report.Finding
 	Errors   []PackageError
+	Notes    []report.Finding // analyses cut short (diagnostics of category "note")
 }
 
 func (o Options) patterns() []string {
@@ -189,8 +190,20 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		findings = kept
 	}
-	report.Sort(findings)
-	res.Findings = report.Dedup(findings)
+	var notes []report.Finding
+	kept := findings[:0]
+	for _, f := range findings {
+		if analyzer, ok := strings.CutPrefix(f.Rule, notePrefix); ok {
+			f.Rule = analyzer
+			notes = append(notes, f)
+		} else {
+			kept = append(kept, f)
+		}
+	}
+	report.Sort(kept)
+	res.Findings = report.Dedup(kept)
+	report.Sort(notes)
+	res.Notes = report.Dedup(notes)
 	return res, nil
 }
 
@@ -345,10 +358,22 @@ func parse(r io.Reader, dir string, roots map[string]bool, progress func(done, t
 	return findings, analysisErrors, seen, nil
 }
 
+// noteCategory is the diagnostic category of a note about the analysis
+// itself (it was cut short), which is not a finding; toFinding marks such a
+// diagnostic's rule with notePrefix so that Run can set it apart.
+const (
+	noteCategory = "note"
+	notePrefix   = "note:"
+)
+
 func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
 	rule := d.Category
-	if rule == "" {
+	switch rule {
+	case "":
 		rule = analyzer
+	case noteCategory:
+		rule = notePrefix + analyzer
+		d.Message = strings.TrimPrefix(d.Message, "note: ")
 	}
 	f := report.Finding{Rule: rule, Message: d.Message, Related: []report.Related{}}
 	f.File, f.Line, f.Column = splitPosn(d.Posn, dir)

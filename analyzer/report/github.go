@@ -13,7 +13,8 @@ import (
 // The path from source to sink follows the message on extra lines.
 // Values are escaped as the Actions runner expects, so a message cannot
 // end the annotation or inject another command. A package that was not
-// analyzed gets an error annotation of its own, titled "not analyzed".
+// analyzed gets an error annotation of its own, titled "not analyzed"; an
+// analysis cut short, a notice.
 func WriteGitHub(w io.Writer, r Result) error {
 	var b strings.Builder
 	for _, e := range r.Errors {
@@ -22,6 +23,10 @@ func WriteGitHub(w io.Writer, r Result) error {
 			msg = e.Package + ": " + msg
 		}
 		fmt.Fprintf(&b, "::error title=%s::%s\n", escapeProperty("idemcheck: package not analyzed"), escapeData(msg))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "::notice file=%s,line=%d,col=%d,title=%s::%s\n",
+			escapeProperty(n.File), n.Line, n.Column, escapeProperty(n.Rule+": analysis cut short"), escapeData(n.Message))
 	}
 	for _, f := range r.Findings {
 		msg := f.Message

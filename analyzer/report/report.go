@@ -77,26 +77,32 @@ type PackageError struct {
 }
 
 // Result is one lint run: the findings of the packages that were analyzed
-// and the errors of those that were not.
+// and the errors of those that were not. Notes are what an analyzer says
+// about its own run rather than about the code, e.g. that a bound cut the
+// analysis of a package short: they are not findings, but a run with notes
+// is not a clean verdict either.
 type Result struct {
 	Findings []Finding
 	Errors   []PackageError
+	Notes    []Finding
 }
 
 // Complete reports whether every package was analyzed.
 func (r Result) Complete() bool { return len(r.Errors) == 0 }
 
 // JSONDocument is the documented `--format json` shape. "errors" is
-// present only when some package could not be analyzed.
+// present only when some package could not be analyzed, "notes" only when
+// an analysis was cut short.
 type JSONDocument struct {
 	Findings []Finding      `json:"findings"`
 	Errors   []PackageError `json:"errors,omitempty"`
+	Notes    []Finding      `json:"notes,omitempty"`
 }
 
 // WriteJSON writes {"findings":[…]} (and "errors":[…] when some package
 // was not analyzed), indented, with empty arrays rather than null.
 func WriteJSON(w io.Writer, r Result) error {
-	doc := JSONDocument{Findings: make([]Finding, 0, len(r.Findings)), Errors: r.Errors}
+	doc := JSONDocument{Findings: make([]Finding, 0, len(r.Findings)), Errors: r.Errors, Notes: r.Notes}
 	for _, f := range r.Findings {
 		if f.Related == nil {
 			f.Related = []Related{}
@@ -161,11 +167,21 @@ func WriteText(w io.Writer, r Result, st Style) error {
 		}
 		b.WriteString("\n")
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s %s %s\n", st.render(PartLocation, fmt.Sprintf("%s:%d:%d", n.File, n.Line, n.Column)), st.render(PartRule, n.Rule), n.Message)
+	}
+	if len(r.Notes) > 0 {
+		b.WriteString("\n")
+	}
 	fs := r.Findings
 	if len(fs) == 0 {
-		if len(r.Errors) == 0 {
+		switch {
+		case len(r.Errors) == 0 && len(r.Notes) > 0:
+			// No pass mark: part of the analysis did not run to its end.
+			fmt.Fprintf(&b, "%s\n", st.render(PartSummary, "no findings, but "+plural(len(r.Notes), "note says", "notes say")+" the analysis was cut short (above)"))
+		case len(r.Errors) == 0:
 			fmt.Fprintf(&b, "%s %s\n", st.render(PartPass, PassMark), "no findings")
-		} else {
+		default:
 			fmt.Fprintf(&b, "%s %s\n", st.render(PartFail, FailMark), st.render(PartSummary, "no findings in the packages that were analyzed; the others are listed above"))
 		}
 		_, err := io.WriteString(w, b.String())
@@ -196,6 +212,9 @@ func WriteText(w io.Writer, r Result, st Style) error {
 	summary := fmt.Sprintf("%s in %s", plural(len(fs), "finding", "findings"), plural(files, "file", "files"))
 	if len(r.Errors) > 0 {
 		summary += "; " + plural(len(r.Errors), "package", "packages") + " not analyzed"
+	}
+	if len(r.Notes) > 0 {
+		summary += "; " + plural(len(r.Notes), "analysis", "analyses") + " cut short"
 	}
 	fmt.Fprintf(&b, "\n%s %s\n", st.render(PartFail, FailMark), st.render(PartSummary, summary))
 	_, err := io.WriteString(w, b.String())

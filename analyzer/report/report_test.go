@@ -112,3 +112,41 @@ func TestFormatsListErrors(t *testing.T) {
 		t.Errorf("SARIF does not mark the run unsuccessful:\n%s", buf.String())
 	}
 }
+
+// TestNotesAreNotFindings: a note (an analysis cut short) is shown in every
+// format, but the text summary neither counts it as a finding nor shows the
+// pass mark.
+func TestNotesAreNotFindings(t *testing.T) {
+	note := Finding{Rule: "IDEM001", File: "chain/chain.go", Line: 1, Column: 1, Message: "the analysis of this package was cut short (…); its findings may be incomplete"}
+	r := Result{Findings: []Finding{}, Notes: []Finding{note}}
+	var text strings.Builder
+	if err := WriteText(&text, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "note: chain/chain.go:1:1 IDEM001 the analysis") || strings.Contains(text.String(), PassMark) || !strings.Contains(text.String(), "no findings, but 1 note says the analysis was cut short") {
+		t.Errorf("text:\n%s", text.String())
+	}
+	var js strings.Builder
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc JSONDocument
+	if err := json.Unmarshal([]byte(js.String()), &doc); err != nil || len(doc.Findings) != 0 || len(doc.Notes) != 1 || doc.Notes[0].Rule != "IDEM001" {
+		t.Errorf("json (%v):\n%s", err, js.String())
+	}
+	var gh strings.Builder
+	if err := WriteGitHub(&gh, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(gh.String(), "::notice file=chain/chain.go,line=1,col=1,title=IDEM001%3A analysis cut short::") {
+		t.Errorf("github:\n%s", gh.String())
+	}
+	// Without notes, the JSON shape is unchanged.
+	js.Reset()
+	if err := WriteJSON(&js, Result{Findings: []Finding{}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(js.String(), "notes") {
+		t.Errorf("notes key without notes:\n%s", js.String())
+	}
+}

@@ -25,7 +25,7 @@ type Tool struct {
 // its location, and, when a finding has a path, the steps as related
 // locations and as a code flow ending at the finding. Packages that were
 // not analyzed become error notifications of an invocation that did not
-// succeed.
+// succeed; analyses cut short, warning notifications.
 func WriteSARIF(w io.Writer, result Result, rules []ruledoc.Rule, tool Tool) error {
 	fs := result.Findings
 	run := sarif.NewRunWithInformationURI(tool.Name, tool.InformationURI)
@@ -59,14 +59,19 @@ func WriteSARIF(w io.Writer, result Result, rules []ruledoc.Rule, tool Tool) err
 			res.AddCodeFlow(sarif.NewCodeFlow().WithMessage(sarif.NewTextMessage(f.Message)).AddThreadFlow(flow))
 		}
 	}
-	if len(result.Errors) > 0 {
-		inv := sarif.NewInvocation().WithExecutionSuccessful(false)
+	if len(result.Errors)+len(result.Notes) > 0 {
+		inv := sarif.NewInvocation().WithExecutionSuccessful(len(result.Errors) == 0)
 		for _, e := range result.Errors {
 			msg := e.Message
 			if e.Package != "" {
 				msg = e.Package + ": " + msg
 			}
 			inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(msg)))
+		}
+		for _, n := range result.Notes {
+			inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("warning").
+				WithMessage(sarif.NewTextMessage(n.Rule + ": " + n.Message)).
+				WithLocations([]*sarif.Location{location(n.File, n.Line, n.Column, "")}))
 		}
 		run.AddInvocation(inv)
 	}
