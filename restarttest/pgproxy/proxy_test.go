@@ -3,6 +3,7 @@ package pgproxy_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -30,7 +31,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	if v, ok := os.LookupEnv("IDEMCHECK_TEST_DATABASE"); ok {
+	flag.Parse()
+	if testing.Short() {
+		upstreamErr = errors.New("-short: no PostgreSQL")
+	} else if v, ok := os.LookupEnv("IDEMCHECK_TEST_DATABASE"); ok {
 		upstreamDSN = v
 	} else {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
