@@ -273,3 +273,33 @@ func TestEveryDocCommandRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionFromGitCheckout: a binary built in a git checkout (go install .
+// from a clone) names its commit and the commit's date in --version, from
+// the build information the go command stamps, with no ldflags.
+func TestVersionFromGitCheckout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds idemcheck")
+	}
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	if st, err := os.Stat(".git"); err != nil || !st.IsDir() {
+		t.Skip("a git worktree: the go command stamps commits only where .git is a directory")
+	}
+	bin := filepath.Join(t.TempDir(), "idemcheck")
+	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=") // this machine's GOFLAGS may say -buildvcs=false
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit := strings.TrimSpace(string(head))
+	if !strings.Contains(string(out), "commit "+commit) || strings.Contains(string(out), "date unknown") {
+		t.Errorf("--version = %q; want commit %s and its date", out, commit)
+	}
+}
