@@ -196,7 +196,13 @@ func adoptionFilters(opts *LintOptions, cfg *config.Config, cfgPath string, fs [
 		return nil, UsageErrorf("cannot find the working directory: %v", err)
 	}
 	if cfg != nil && len(cfg.Exclude) > 0 {
-		fs = filter.Exclude(fs, dir, filepath.Dir(cfgPath), cfg.Excluded)
+		// --config may name the file relative to the working directory;
+		// the findings' files are made absolute, so must its directory be.
+		base, err := filepath.Abs(filepath.Dir(cfgPath))
+		if err != nil {
+			return nil, UsageErrorf("cannot find the configuration's directory: %v", err)
+		}
+		fs = filter.Exclude(fs, dir, base, cfg.Excluded)
 	}
 	if opts.NewFromRev != "" {
 		if fs, err = filter.NewFromRev(context.Background(), fs, dir, opts.NewFromRev); err != nil {
