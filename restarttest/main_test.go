@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ func TestMain(m *testing.M) {
 		os.Exit(runTestServer())
 	}
 	flag.Parse()
+	moreParallel()
 	var pg *Embedded
 	if testing.Short() {
 		testDSNError = errors.New("-short")
@@ -66,6 +68,17 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	pg.Stop()
 	os.Exit(code)
+}
+
+// moreParallel runs up to twice GOMAXPROCS tests at once (at least 4),
+// unless -parallel was given: a run test mostly waits for its handler
+// processes, a broker's idle window or a backoff, not for a CPU.
+func moreParallel() {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if f := flag.Lookup("test.parallel"); f != nil && !set {
+		_ = f.Value.Set(strconv.Itoa(max(4, 2*runtime.GOMAXPROCS(0))))
+	}
 }
 
 // dsn returns the test database, skipping under -short and when there is
