@@ -96,6 +96,18 @@ func databaseArgs(t *testing.T) []string {
 	return nil
 }
 
+// testDatabaseArgs is --dsn IDEMCHECK_TEST_DATABASE when it is set, else
+// databaseArgs: for the tests that are not about the quick start's own
+// server, which then start none.
+func testDatabaseArgs(t *testing.T) []string {
+	t.Helper()
+	clearDatabaseEnv(t)
+	if dsn := os.Getenv("IDEMCHECK_TEST_DATABASE"); dsn != "" {
+		return []string{"--dsn", dsn}
+	}
+	return databaseArgs(t)
+}
+
 func buildExample(t *testing.T, name string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), name)
@@ -109,9 +121,9 @@ func buildExample(t *testing.T, name string) string {
 	return out
 }
 
-func exampleArgs(t *testing.T, name string) []string {
+func exampleArgs(t *testing.T, name string, db []string) []string {
 	dir := filepath.Join("..", "testdata", "restart")
-	return append(databaseArgs(t),
+	return append(db,
 		"--handler", buildExample(t, name),
 		"--setup", filepath.Join(dir, name, "setup.sql"),
 		"--message", filepath.Join(dir, "message.json"),
@@ -130,7 +142,7 @@ func quickStartPlan() []string {
 
 // The README's quick start: uuidkey fails, intent passes.
 func TestRestartTestQuickStartUUIDKeyFailsAsJSON(t *testing.T) {
-	args := append(append(exampleArgs(t, "uuidkey"), quickStartPlan()...), "--format", "json")
+	args := append(append(exampleArgs(t, "uuidkey", testDatabaseArgs(t)), quickStartPlan()...), "--format", "json")
 	code, stdout, stderr := runRestartTest(t, args...)
 	if code != ExitFinding {
 		t.Fatalf("exit %d, want 1\nstderr: %s", code, stderr)
@@ -190,7 +202,7 @@ func TestRestartTestQuickStartUUIDKeyFailsAsJSON(t *testing.T) {
 }
 
 func TestRestartTestQuickStartIntentPasses(t *testing.T) {
-	code, stdout, stderr := runRestartTest(t, append(exampleArgs(t, "intent"), quickStartPlan()...)...)
+	code, stdout, stderr := runRestartTest(t, append(exampleArgs(t, "intent", databaseArgs(t)), quickStartPlan()...)...)
 	if code != ExitOK {
 		t.Fatalf("exit %d, want 0\n%s\nstderr: %s", code, stdout, stderr)
 	}
@@ -209,7 +221,7 @@ func TestRestartTestQuickStartIntentPasses(t *testing.T) {
 }
 
 func TestRestartTestHandlerNotFound(t *testing.T) {
-	args := append(databaseArgs(t), "--handler", "/nonexistent/handler", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
+	args := append(testDatabaseArgs(t), "--handler", "/nonexistent/handler", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
 	code, _, stderr := runRestartTest(t, args...)
 	if code != ExitUsage || !strings.Contains(stderr, "handler not found") {
 		t.Errorf("exit %d, %q", code, stderr)
@@ -219,7 +231,7 @@ func TestRestartTestHandlerNotFound(t *testing.T) {
 // A handler that cannot run has no verdict: exit 2 with its output's end,
 // not a "lost effect" finding.
 func TestRestartTestHandlerThatCannotRunIsExit2(t *testing.T) {
-	args := append(databaseArgs(t), "--handler", "go run ./nope", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
+	args := append(testDatabaseArgs(t), "--handler", "go run ./nope", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
 	code, stdout, stderr := runRestartTest(t, args...)
 	if code != ExitUsage || !strings.Contains(stderr, "the clean round failed on its own") || !strings.Contains(stderr, "  | ") || !strings.Contains(stderr, "nope") {
 		t.Errorf("exit %d, stderr %q; want exit 2 with the handler's output", code, stderr)
