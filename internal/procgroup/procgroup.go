@@ -37,8 +37,11 @@ const drainWait = 250 * time.Millisecond
 const heldGrace = 20 * time.Millisecond
 
 // heldConfirm is how long a process left behind must keep holding the
-// output to count as holding it.
-const heldConfirm = 200 * time.Millisecond
+// output to count as holding it. A background job forked just before the
+// command exited holds the pipes until its redirections run, which on a
+// loaded machine can wait for the scheduler well beyond 200 ms (seen at a
+// load of 13 on two cores); a real holder costs this much once, at exit.
+const heldConfirm = time.Second
 
 // Group is one command started in its own process group.
 type Group struct {
