@@ -250,7 +250,13 @@ func vetErrors(stderr, dir string) []PackageError {
 	kept := out[:0]
 	for _, e := range out {
 		if e.Message != "" {
-			e.Package = strings.TrimSuffix(strings.SplitN(e.Package, " [", 2)[0], "_test")
+			// "# pkg [pkg.test]" for a test variant, "# [pkg]" for a
+			// command (package main) that go vet builds for vetting.
+			name := strings.SplitN(e.Package, " [", 2)[0]
+			if strings.HasPrefix(name, "[") && strings.HasSuffix(name, "]") {
+				name = name[1 : len(name)-1]
+			}
+			e.Package = strings.TrimSuffix(name, "_test")
 			kept = append(kept, e)
 		}
 	}

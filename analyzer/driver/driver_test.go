@@ -86,9 +86,9 @@ func TestRootOf(t *testing.T) {
 }
 
 func TestVetErrors(t *testing.T) {
-	stderr := "# m/bad\nvet: /w/bad/bad.go:3:23: cannot use \"x\"\n# m/bad2 [m/bad2.test]\n/w/bad2/x.go:1:1: expected 'package'\ngo: something else\n"
+	stderr := "# m/bad\nvet: /w/bad/bad.go:3:23: cannot use \"x\"\n# m/bad2 [m/bad2.test]\n/w/bad2/x.go:1:1: expected 'package'\ngo: something else\n# [m/cmd]\n/w/cmd/a.go:2:15: undefined: f\n"
 	errs := vetErrors(stderr, "/w")
-	if len(errs) != 3 || errs[0].Package != "m/bad" || errs[1].Package != "m/bad2" || errs[1].Message != "bad2/x.go:1:1: expected 'package'" || errs[2].Message != "go: something else" {
+	if len(errs) != 4 || errs[0].Package != "m/bad" || errs[1].Package != "m/bad2" || errs[1].Message != "bad2/x.go:1:1: expected 'package'" || errs[2].Message != "go: something else" || errs[3].Package != "m/cmd" {
 		t.Errorf("vetErrors = %+v", errs)
 	}
 }

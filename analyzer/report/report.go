@@ -153,7 +153,7 @@ const (
 func WriteText(w io.Writer, r Result, st Style) error {
 	var b strings.Builder
 	if len(r.Errors) > 0 {
-		fmt.Fprintf(&b, "%s %s\n", st.render(PartFail, FailMark), st.render(PartSummary, plural(len(r.Errors), "package", "packages")+" not analyzed, so their findings are missing:"))
+		fmt.Fprintf(&b, "%s %s\n", st.render(PartFail, FailMark), st.render(PartSummary, plural(len(r.Errors), "package not analyzed, so its", "packages not analyzed, so their")+" findings are missing:"))
 		for _, e := range r.Errors {
 			lines := strings.Split(e.Message, "\n")
 			if e.Package != "" {
