@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -103,6 +104,9 @@ func lintRun(opts *LintOptions) error {
 	if opts.WriteBaseline && opts.Baseline == "" {
 		return UsageErrorf("--write-baseline needs --baseline FILE")
 	}
+	if err := checkLocalPatterns(opts.Dir, opts.Patterns); err != nil {
+		return err
+	}
 	cfg, cfgPath, cfgFlags, err := loadLintConfig(opts)
 	if err != nil {
 		return err
@@ -136,7 +140,7 @@ func lintRun(opts *LintOptions) error {
 	}
 	for i, e := range res.Errors {
 		res.Errors[i].Package = redactArgs(e.Package, opts.Patterns)
-		res.Errors[i].Message = redactArgs(e.Message, opts.Patterns)
+		res.Errors[i].Message = redactArgs(plainPackageError(e.Message), opts.Patterns)
 	}
 	findings, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
 	if err != nil {
@@ -157,6 +161,43 @@ func lintRun(opts *LintOptions) error {
 		return ErrFindings
 	}
 	return nil
+}
+
+// checkLocalPatterns refuses, in one line, a pattern naming a directory
+// (./x, ../x/..., /abs) that does not exist: go would report it as a
+// package that failed to load. Such a pattern is a path the user typed, not
+// a secret, so the message shows it.
+func checkLocalPatterns(dir string, patterns []string) error {
+	for _, p := range patterns {
+		if !strings.HasPrefix(p, ".") && !filepath.IsAbs(p) {
+			continue
+		}
+		d := strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
+		if d == "" {
+			d = "."
+		}
+		if !filepath.IsAbs(d) && dir != "" {
+			d = filepath.Join(dir, d)
+		}
+		st, err := os.Stat(d)
+		switch {
+		case err != nil:
+			return UsageErrorf("no directory %s: lint takes package patterns such as ./... or ./cmd/server", p)
+		case !st.IsDir():
+			return UsageErrorf("%s is a file: lint takes package patterns such as ./... or ./cmd/server, not files", p)
+		}
+	}
+	return nil
+}
+
+// plainPackageError rewrites the go command's advice for an import path no
+// required module provides ("to add it: go get …"), which is wrong for a
+// linter: lint analyzes this module's packages and what they import.
+func plainPackageError(msg string) string {
+	if strings.Contains(msg, "no required module provides package") {
+		return "no package of this module or its requirements has this import path: run lint inside the module, on patterns such as ./..."
+	}
+	return msg
 }
 
 // terminalProgress returns a progress callback that rewrites one stderr

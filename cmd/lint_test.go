@@ -398,3 +398,19 @@ func TestLintNoteIsNotAFinding(t *testing.T) {
 		t.Errorf("json: %v %v\n%s", err, jerr, out)
 	}
 }
+
+// TestLintPatternTypos: a mistyped directory or a file is one line, exit 2,
+// before go vet runs; an import path no module provides gets advice that
+// fits a linter, not go's "go get".
+func TestLintPatternTypos(t *testing.T) {
+	dir := writeModule(t, map[string]string{"pay/pay.go": "package pay\n"})
+	for _, p := range []string{"./pya/...", "./pya", "./pay/pay.go"} {
+		_, _, err := runLint(t, &LintOptions{Dir: dir, Patterns: []string{p}})
+		if exitCode(err) != ExitUsage || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), p) {
+			t.Errorf("lint %s: exit %d, %v", p, exitCode(err), err)
+		}
+	}
+	if got := plainPackageError("no required module provides package x/y; to add it:\n\tgo get x/y"); strings.Contains(got, "go get") {
+		t.Errorf("plainPackageError kept go's advice: %q", got)
+	}
+}
