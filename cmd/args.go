@@ -52,6 +52,9 @@ func unknownCommand(root *cobra.Command, args []string) error {
 	if s := root.SuggestionsFor(args[0]); len(s) > 0 {
 		hint = "did you mean " + strings.Join(s, " or ") + "? "
 	}
+	if strings.EqualFold(strings.TrimLeft(args[0], "-"), "version") {
+		hint = "for the version, run 'idemcheck --version'; "
+	}
 	return UsageErrorf("unknown command (argument 1, not shown); %scommands: %s", hint, commandNames(root))
 }
 

@@ -15,6 +15,10 @@ import (
 // unknownField is yaml's message for a key no field takes.
 var unknownField = regexp.MustCompile(`^(line \d+): field (\S+) not found in type config\.(\w+)$`)
 
+// wrongKind is yaml's "cannot unmarshal <value> into <type>", said in the
+// file's words once the types are.
+var wrongKind = regexp.MustCompile(`cannot unmarshal (.+) into (.+)$`)
+
 // goTypes are the Go types yaml names in its messages, in the words of the
 // file's documentation; longer names first.
 var goTypes = []struct{ goType, words string }{
@@ -67,7 +71,7 @@ func describeYAMLError(err error) string {
 			m = strings.ReplaceAll(m, "into "+g.goType, "into "+g.words)
 		}
 		m = yamlTags.Replace(m)
-		msgs[i] = m
+		msgs[i] = wrongKind.ReplaceAllString(m, "$1 where $2 belongs")
 	}
 	return strings.Join(msgs, "; ")
 }
