@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -140,7 +141,10 @@ func lintRun(opts *LintOptions) error {
 	}
 	for i, e := range res.Errors {
 		res.Errors[i].Package = redactArgs(e.Package, opts.Patterns)
-		res.Errors[i].Message = redactArgs(plainPackageError(e.Message), opts.Patterns)
+		if slices.Contains(opts.Patterns, e.Package) {
+			e.Message = plainPackageError(e.Message)
+		}
+		res.Errors[i].Message = redactArgs(e.Message, opts.Patterns)
 	}
 	findings, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
 	if err != nil {
@@ -190,9 +194,11 @@ func checkLocalPatterns(dir string, patterns []string) error {
 	return nil
 }
 
-// plainPackageError rewrites the go command's advice for an import path no
-// required module provides ("to add it: go get …"), which is wrong for a
-// linter: lint analyzes this module's packages and what they import.
+// plainPackageError rewrites the go command's advice for a pattern naming an
+// import path no required module provides ("to add it: go get …"), which
+// is wrong for a linter: lint analyzes this module's packages and what they
+// import. (For a package that imports such a path, go's advice is right
+// and is kept.)
 func plainPackageError(msg string) string {
 	if strings.Contains(msg, "no required module provides package") {
 		return "no package of this module or its requirements has this import path: run lint inside the module, on patterns such as ./..."
