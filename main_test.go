@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/idemcheck/idemcheck/internal/docexample"
+	"github.com/idemcheck/idemcheck/internal/testenv"
 	"github.com/idemcheck/idemcheck/restarttest"
 )
 
@@ -90,8 +91,13 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "pg" {
+			switch cond {
+			case "pg":
 				return havePostgres(), nil
+			case "full":
+				// Commands that each cost a cold go vet run or a benchmark:
+				// CI runs them (IDEMCHECK_TESTS=full, see internal/testenv).
+				return testenv.Full(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
