@@ -3,14 +3,15 @@ package baredigest_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/idemcheck/idemcheck/analyzer/baredigest"
+	"github.com/idemcheck/idemcheck/analyzer/internal/snippettest"
 )
 
-// TestBareDigest runs the rule's own test packages and an independently
-// written labelled corpus, in one load: analysistest type-checks the whole
-// standard library from source on every Run, which is most of its cost.
+// TestBareDigest runs the rule's own test packages, an independently written
+// labelled corpus, and the Bad and Good examples of doc.go (both compile,
+// Bad is reported and Good is not) in one load: analysistest type-checks
+// the standard library from source on every load, which is most of the
+// cost.
 func TestBareDigest(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), baredigest.Analyzer, "baredigest", "corpusdigest")
+	snippettest.Run(t, baredigest.Analyzer, baredigest.Rule, "baredigest", "corpusdigest")
 }

@@ -3,14 +3,15 @@ package floatkey_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/idemcheck/idemcheck/analyzer/floatkey"
+	"github.com/idemcheck/idemcheck/analyzer/internal/snippettest"
 )
 
-// TestFloatKey runs the rule's own test packages and an independently
-// written labelled corpus, in one load: analysistest type-checks the whole
-// standard library from source on every Run, which is most of its cost.
+// TestFloatKey runs the rule's own test packages, an independently written
+// labelled corpus, and the Bad and Good examples of doc.go (both compile,
+// Bad is reported and Good is not) in one load: analysistest type-checks
+// the standard library from source on every load, which is most of the
+// cost.
 func TestFloatKey(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), floatkey.Analyzer, "floatkey", "corpusfloat")
+	snippettest.Run(t, floatkey.Analyzer, floatkey.Rule, "floatkey", "corpusfloat")
 }

@@ -3,14 +3,15 @@ package sdkkey_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
+	"github.com/idemcheck/idemcheck/analyzer/internal/snippettest"
 	"github.com/idemcheck/idemcheck/analyzer/sdkkey"
 )
 
-// TestSDKKey runs the rule's own test packages and an independently
-// written labelled corpus, in one load: analysistest type-checks the whole
-// standard library from source on every Run, which is most of its cost.
+// TestSDKKey runs the rule's own test packages, an independently written
+// labelled corpus, and the Bad and Good examples of doc.go (both compile,
+// Bad is reported and Good is not) in one load: analysistest type-checks
+// the standard library from source on every load, which is most of the
+// cost.
 func TestSDKKey(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), sdkkey.Analyzer, "sdkkey", "payments", "corpussdk")
+	snippettest.Run(t, sdkkey.Analyzer, sdkkey.Rule, "sdkkey", "payments", "corpussdk")
 }

@@ -3,16 +3,15 @@ package tenantscope_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
+	"github.com/idemcheck/idemcheck/analyzer/internal/snippettest"
 	"github.com/idemcheck/idemcheck/analyzer/tenantscope"
 )
 
+// TestTenantScope runs the rule's own test packages, an independently written
+// labelled corpus, and the Bad and Good examples of doc.go (both compile,
+// Bad is reported and Good is not) in one load: analysistest type-checks
+// the standard library from source on every load, which is most of the
+// cost.
 func TestTenantScope(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), tenantscope.Analyzer, "tenantscope")
-}
-
-// TestCorpus runs an independently written labelled corpus.
-func TestCorpus(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), tenantscope.Analyzer, "corpustenant")
+	snippettest.Run(t, tenantscope.Analyzer, tenantscope.Rule, "tenantscope", "corpustenant")
 }

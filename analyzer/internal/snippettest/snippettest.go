@@ -72,16 +72,20 @@ func source(pkg, code string) string {
 	return b.String()
 }
 
-// recorder collects analysistest's complaints instead of failing on them.
-type recorder struct{ errs []string }
-
-func (r *recorder) Errorf(format string, args ...any) {
-	r.errs = append(r.errs, fmt.Sprintf(format, args...))
-}
-
 // Check runs a on r's Bad and Good examples, with the stubs of the calling
 // package's testdata/src.
 func Check(t *testing.T, a *analysis.Analyzer, r ruledoc.Rule) {
+	t.Helper()
+	Run(t, a, r)
+}
+
+// Run runs a, in one analysistest load, on the given packages of the
+// calling package's testdata/src, checked against their "// want"
+// comments as analysistest.Run does, and on r's Bad and Good examples:
+// both must compile, Bad must be reported and Good must not. One load,
+// because loading type-checks the standard library from source, which
+// costs far more than analyzing.
+func Run(t *testing.T, a *analysis.Analyzer, r ruledoc.Rule, patterns ...string) []*analysistest.Result {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(filepath.Join(dir, "src"), os.DirFS(filepath.Join("testdata", "src"))); err != nil {
@@ -91,7 +95,6 @@ func Check(t *testing.T, a *analysis.Analyzer, r ruledoc.Rule) {
 		name, code string
 		reported   bool
 	}{{"bad", r.Bad, true}, {"good", r.Good, false}}
-	var patterns []string
 	for _, ex := range examples {
 		pkgDir := filepath.Join(dir, "src", "docexample", ex.name)
 		if err := os.MkdirAll(pkgDir, 0o755); err != nil {
@@ -102,16 +105,7 @@ func Check(t *testing.T, a *analysis.Analyzer, r ruledoc.Rule) {
 		}
 		patterns = append(patterns, "docexample/"+ex.name)
 	}
-	// One run for both: loading the packages is what takes the time.
-	rec := &recorder{}
-	results := analysistest.Run(rec, dir, a, patterns...)
-	for _, e := range rec.errs {
-		// The examples carry no "// want" comments: what the analyzer
-		// reports is checked below.
-		if !strings.Contains(e, "unexpected diagnostic") && !strings.Contains(e, "unexpected fact") {
-			t.Errorf("%s's examples: %s", r.ID, e)
-		}
-	}
+	results := analysistest.Run(examplesUnlabelled{t, r.ID}, dir, a, patterns...)
 	for _, ex := range examples {
 		var diags []string
 		for _, res := range results {
@@ -128,4 +122,26 @@ func Check(t *testing.T, a *analysis.Analyzer, r ruledoc.Rule) {
 			t.Errorf("%s's Good example is reported by its analyzer (%s):\n%s", r.ID, diags[0], ex.code)
 		}
 	}
+	return results
+}
+
+// examplesUnlabelled passes analysistest's complaints through, except the
+// "unexpected diagnostic" and "unexpected fact" ones about the examples:
+// they carry no "// want" comments, and what is reported there is checked
+// by Run itself.
+type examplesUnlabelled struct {
+	t    *testing.T
+	rule string
+}
+
+func (e examplesUnlabelled) Errorf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if strings.HasPrefix(msg, "docexample/") && (strings.Contains(msg, "unexpected diagnostic") || strings.Contains(msg, "unexpected fact")) {
+		return
+	}
+	e.t.Helper()
+	if strings.Contains(msg, "docexample/") {
+		msg = e.rule + "'s examples: " + msg
+	}
+	e.t.Error(msg)
 }
