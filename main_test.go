@@ -69,11 +69,22 @@ func TestScripts(t *testing.T) {
 	index := docCommands(t)
 	goEnv := goEnvironment(t)
 	t.Cleanup(shared.stop) // after the parallel scripts, unlike a defer
+	// `idemcheck` in the scripts is the executable the other test packages
+	// run too (testenv.Idemcheck), ahead of testscript's copy of this test
+	// binary on PATH: go vet's cache, keyed by the vet tool's contents, then
+	// serves every package, and every clone of the same sources.
+	bin := filepath.Dir(testenv.Idemcheck(t))
+	t.Cleanup(testenv.RemoveIdemcheck)
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Cd = root
 			env.Vars = append(env.Vars, goEnv...)
+			for i, v := range env.Vars {
+				if path, ok := strings.CutPrefix(v, "PATH="); ok {
+					env.Vars[i] = "PATH=" + bin + string(filepath.ListSeparator) + path
+				}
+			}
 			// The restart-test examples use the test database when there is
 			// one, and otherwise one embedded PostgreSQL shared by every
 			// script that declares the pg condition (each run keeps to a

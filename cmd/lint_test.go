@@ -8,18 +8,17 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/analyzer/driver"
-	"github.com/idemcheck/idemcheck/analyzer/suite"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
-// TestMain lets the test binary serve as go vet's -vettool, so lint is
-// tested end to end through the real go vet protocol.
+// TestMain removes the idemcheck executable the lint tests give go vet as
+// its -vettool (testenv.Idemcheck), so lint is tested end to end through
+// the real go vet protocol.
 func TestMain(m *testing.M) {
-	if driver.IsVetToolInvocation(os.Args[1:]) {
-		driver.VetToolMain(os.Args[1:], suite.Analyzers())
-	}
-	os.Exit(m.Run())
+	code := m.Run()
+	testenv.RemoveIdemcheck()
+	os.Exit(code)
 }
 
 func writeModule(t *testing.T, files map[string]string) string {
@@ -72,13 +71,9 @@ func TestCharge(t *testing.T) {
 }
 `
 
-func tool(t *testing.T) string {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return exe
-}
+// tool is the vet tool lint runs: idemcheck itself, shared with the other
+// test packages so that go vet's cache serves them all.
+func tool(t *testing.T) string { return testenv.Idemcheck(t) }
 
 func runLint(t *testing.T, opts *LintOptions) (string, string, error) {
 	t.Helper()

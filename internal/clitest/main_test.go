@@ -12,32 +12,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// binary is idemcheck, built once for the package.
-var binary string
+	"github.com/idemcheck/idemcheck/internal/testenv"
+)
 
 // repoRoot is the module root, where testdata and examples live.
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "idemcheck-clitest-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	binary = filepath.Join(dir, "idemcheck")
-	// go run caches the executables it links and go build -o does not:
-	// `go run -exec cp` copies it out of the cache, linking only when the
-	// sources changed.
-	build := exec.Command("go", "run", "-exec", "cp", ".", binary)
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build idemcheck: %v\n%s", err, out)
-		os.Exit(2)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	testenv.RemoveIdemcheck()
 	os.Exit(code)
 }
 
@@ -69,8 +53,8 @@ func baseEnv() []string {
 	return env
 }
 
-func (inv invocation) command(ctx context.Context) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
-	c := exec.CommandContext(ctx, binary, inv.args...)
+func (inv invocation) command(ctx context.Context, t testing.TB) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	c := exec.CommandContext(ctx, testenv.Idemcheck(t), inv.args...)
 	c.Env = append(baseEnv(), inv.env...)
 	c.Dir = inv.dir
 	if c.Dir == "" {
@@ -89,7 +73,7 @@ func (inv invocation) run(t *testing.T) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, stdout, stderr := inv.command(ctx)
+	c, stdout, stderr := inv.command(ctx, t)
 	err := c.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {

@@ -22,7 +22,7 @@ func TestFullStdoutIsExit2(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A module without imports: go vet has no dependency to analyze with a
-	// vet tool it has never seen (this binary is new on every test run).
+	// vet tool it may not have seen (the binary is new when the sources are).
 	module := t.TempDir()
 	for name, text := range map[string]string{
 		"go.mod":  "module example.com/tiny\n\ngo 1.22\n",

@@ -104,7 +104,7 @@ func signalAndCheck(t *testing.T, inv invocation, pidFile string, sig syscall.Si
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, stdout, stderr := inv.command(ctx)
+	c, stdout, stderr := inv.command(ctx, t)
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}

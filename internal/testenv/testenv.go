@@ -12,8 +12,13 @@
 package testenv
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -54,4 +59,57 @@ func Repeat(t testing.TB) int {
 		t.Fatalf("IDEMCHECK_REPEAT=%q: want a positive count", v)
 	}
 	return n
+}
+
+// The idemcheck executable the tests run: one build per test process.
+var idemcheck struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// Idemcheck returns the path of an idemcheck executable built from this
+// module, the same for every test package of a go test run.
+//
+// Why one executable, built with -trimpath: lint names its go vet tool by
+// the executable's contents, and go vet caches every package's result under
+// that name. Test binaries differ per package and embed the checkout's
+// path, so each would revisit the whole standard library, in every clone;
+// this executable is the same bytes in every package and every clone of
+// the same sources. go run keeps it in go's cache (-exec cp copies it out),
+// so it is linked once per change of the sources.
+func Idemcheck(t testing.TB) string {
+	t.Helper()
+	idemcheck.once.Do(func() {
+		root, err := exec.Command("go", "env", "GOMOD").Output()
+		if err != nil || strings.TrimSpace(string(root)) == "" {
+			idemcheck.err = fmt.Errorf("cannot find the module root: %v", err)
+			return
+		}
+		if idemcheck.dir, err = os.MkdirTemp("", "idemcheck-testbin-"); err != nil {
+			idemcheck.err = err
+			return
+		}
+		path := filepath.Join(idemcheck.dir, "idemcheck")
+		build := exec.Command("go", "run", "-trimpath", "-exec", "cp", ".", path)
+		build.Dir = filepath.Dir(strings.TrimSpace(string(root)))
+		if out, err := build.CombinedOutput(); err != nil {
+			idemcheck.err = fmt.Errorf("build idemcheck: %v\n%s", err, out)
+			return
+		}
+		idemcheck.path = path
+	})
+	if idemcheck.err != nil {
+		t.Fatal(idemcheck.err)
+	}
+	return idemcheck.path
+}
+
+// RemoveIdemcheck removes the executable Idemcheck built, if any. A
+// TestMain calls it after the tests.
+func RemoveIdemcheck() {
+	if idemcheck.dir != "" {
+		os.RemoveAll(idemcheck.dir)
+	}
 }
