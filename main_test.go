@@ -72,7 +72,7 @@ func TestScripts(t *testing.T) {
 	// `idemcheck` in the scripts is the executable the other test packages
 	// run too (testenv.Idemcheck), ahead of testscript's copy of this test
 	// binary on PATH: go vet's cache, keyed by the vet tool's contents, then
-	// serves every package, and every clone of the same sources.
+	// serves every package of the run.
 	bin := filepath.Dir(testenv.Idemcheck(t))
 	t.Cleanup(testenv.RemoveIdemcheck)
 	testscript.Run(t, testscript.Params{

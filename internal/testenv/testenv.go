@@ -72,13 +72,13 @@ var idemcheck struct {
 // Idemcheck returns the path of an idemcheck executable built from this
 // module, the same for every test package of a go test run.
 //
-// Why one executable, built with -trimpath: lint names its go vet tool by
-// the executable's contents, and go vet caches every package's result under
-// that name. Test binaries differ per package and embed the checkout's
-// path, so each would revisit the whole standard library, in every clone;
-// this executable is the same bytes in every package and every clone of
-// the same sources. go run keeps it in go's cache (-exec cp copies it out),
-// so it is linked once per change of the sources.
+// Why one executable: lint names its go vet tool by the executable's
+// contents, and go vet caches every package's result under that name. With
+// a test binary of their own as the tool (they differ per package), cmd and
+// the doc scripts each revisited the whole standard library. go run keeps
+// this executable in go's cache (-exec cp copies it out), so it is linked
+// once per change of the sources. (Not -trimpath: on a cold build cache
+// that would compile every dependency a second time.)
 func Idemcheck(t testing.TB) string {
 	t.Helper()
 	idemcheck.once.Do(func() {
@@ -92,7 +92,7 @@ func Idemcheck(t testing.TB) string {
 			return
 		}
 		path := filepath.Join(idemcheck.dir, "idemcheck")
-		build := exec.Command("go", "run", "-trimpath", "-exec", "cp", ".", path)
+		build := exec.Command("go", "run", "-exec", "cp", ".", path)
 		build.Dir = filepath.Dir(strings.TrimSpace(string(root)))
 		if out, err := build.CombinedOutput(); err != nil {
 			idemcheck.err = fmt.Errorf("build idemcheck: %v\n%s", err, out)
