@@ -47,12 +47,24 @@ func TestRestartTestInterruptRemovesEmbeddedServer(t *testing.T) {
 		t.Fatalf("err = %v, want exit 2 interrupted", err)
 	}
 	// Other packages' tests may run their own embedded server meanwhile:
-	// only a new directory without a live server is ours, left behind.
-	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "idemcheck-pg-*"))
-	for _, dir := range after {
-		if !slices.Contains(before, dir) && !serverAlive(dir) {
-			t.Errorf("embedded server directory %s left behind", dir)
+	// only a new directory without a live server is ours, left behind. One
+	// that another test is removing right now (its server just stopped)
+	// is gone a moment later; ours stays.
+	var left []string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		left = left[:0]
+		after, _ := filepath.Glob(filepath.Join(os.TempDir(), "idemcheck-pg-*"))
+		for _, dir := range after {
+			if !slices.Contains(before, dir) && !serverAlive(dir) {
+				left = append(left, dir)
+			}
 		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, dir := range left {
+		t.Errorf("embedded server directory %s left behind", dir)
 	}
 }
 
