@@ -3,9 +3,13 @@ package driver
 import (
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemcheck/idemcheck/internal/suggest"
 )
 
 // CheckAnalyzerFlags checks flags meant for the vet tool ("-NAME",
@@ -38,34 +42,9 @@ func CheckAnalyzerFlags(analyzers []*analysis.Analyzer, flags []string) error {
 
 // didYouMean suggests the known name closest to name, when one is close.
 func didYouMean(name string, known map[string]bool) string {
-	best, bestDist := "", len(name)/2+1
-	for k := range known {
-		if d := editDistance(name, k); d < bestDist || d == bestDist && k < best {
-			best, bestDist = k, d
-		}
+	names := slices.Sorted(maps.Keys(known)) // a fixed order for ties
+	if s := suggest.Closest(name, names); s != "" {
+		return " (did you mean -" + s + "?)"
 	}
-	if best == "" {
-		return ""
-	}
-	return " (did you mean -" + best + "?)"
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return ""
 }
