@@ -100,13 +100,23 @@ func redactArgs(msg string, args []string) string {
 // isExistingPath reports whether a names a file or directory, or is a
 // package pattern like ./x/... below one.
 func isExistingPath(a string) bool {
+	d, ok := localPatternDir(a)
+	if !ok {
+		return false
+	}
+	_, err := os.Stat(d)
+	return err == nil
+}
+
+// localPatternDir returns the path a local package pattern (./x, ../x/...,
+// /abs/...) names, and false for an import path.
+func localPatternDir(a string) (string, bool) {
+	if !strings.HasPrefix(a, ".") && !filepath.IsAbs(a) {
+		return "", false
+	}
 	p := strings.TrimSuffix(a, "...")
 	if p == "" {
 		p = "."
 	}
-	if !strings.HasPrefix(a, ".") && !filepath.IsAbs(a) {
-		return false
-	}
-	_, err := os.Stat(filepath.Clean(p))
-	return err == nil
+	return filepath.Clean(p), true
 }

@@ -173,12 +173,9 @@ func lintRun(opts *LintOptions) error {
 // a secret, so the message shows it.
 func checkLocalPatterns(dir string, patterns []string) error {
 	for _, p := range patterns {
-		if !strings.HasPrefix(p, ".") && !filepath.IsAbs(p) {
+		d, ok := localPatternDir(p)
+		if !ok {
 			continue
-		}
-		d := strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
-		if d == "" {
-			d = "."
 		}
 		if !filepath.IsAbs(d) && dir != "" {
 			d = filepath.Join(dir, d)
