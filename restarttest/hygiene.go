@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // A verdict is earned only when the handler works without any kill and
@@ -80,7 +82,7 @@ func outputTail(a Attempt) []string {
 		}
 	}
 	if a.Error != "" {
-		return []string{printable(strings.TrimSpace(a.Error))}
+		return []string{procgroup.Printable(strings.TrimSpace(a.Error))}
 	}
 	return nil
 }

@@ -5,7 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // stderrTailLines is how much of a failed handler's stderr the text shows.
@@ -325,23 +326,9 @@ func tailLines(s string, n int) []string {
 		if len(l) > 200 {
 			l = l[:200] + "…"
 		}
-		lines[i] = printable(l)
+		lines[i] = procgroup.Printable(l)
 	}
 	return lines
-}
-
-// printable replaces control characters, so a handler printing garbage
-// cannot drive the terminal.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' {
-			return ' '
-		}
-		if unicode.IsControl(r) || r == unicode.ReplacementChar {
-			return '?'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "?"))
 }
 
 func maxDelivery(r Round) int {
