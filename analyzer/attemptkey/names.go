@@ -10,17 +10,9 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
-)
 
-// caseFolds are functions whose result is their argument in another case
-// or spacing: the same name once normalized.
-var caseFolds = map[string]bool{
-	"net/http.CanonicalHeaderKey":          true,
-	"net/textproto.CanonicalMIMEHeaderKey": true,
-	"strings.ToLower":                      true,
-	"strings.ToUpper":                      true,
-	"strings.TrimSpace":                    true,
-}
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
+)
 
 // stringValue returns the value of a string operand that names something:
 // a constant, a package-level variable of this package assigned once (its
@@ -55,7 +47,7 @@ func (e *engine) resolveString(v ssa.Value, depth int) (string, bool) {
 		}
 	case *ssa.Call:
 		if fn, ok := v.Call.Value.(*ssa.Function); ok && fn.Pkg != nil && len(v.Call.Args) == 1 &&
-			caseFolds[fn.Pkg.Pkg.Path()+"."+fn.Name()] {
+			keymodel.FoldsCase(fn.Pkg.Pkg.Path(), fn.Name()) {
 			return e.resolveString(v.Call.Args[0], depth+1)
 		}
 	}

@@ -29,6 +29,21 @@ var acting = map[string]bool{"create": true, "charge": true, "capture": true, "c
 // redelivery would repeat (create, charge, capture, confirm, pay, refund).
 func Acts(kind string) bool { return acting[kind] }
 
+// caseFolds are functions whose result is their argument in another case
+// or spacing: the same name once normalized.
+var caseFolds = map[string]bool{
+	"net/http.CanonicalHeaderKey":          true,
+	"net/textproto.CanonicalMIMEHeaderKey": true,
+	"strings.ToLower":                      true,
+	"strings.ToUpper":                      true,
+	"strings.TrimSpace":                    true,
+}
+
+// FoldsCase reports whether the function pkgPath.name returns its one
+// argument in another case or spacing (http.CanonicalHeaderKey,
+// strings.ToLower…): a name resolved by value passes through it.
+func FoldsCase(pkgPath, name string) bool { return caseFolds[pkgPath+"."+name] }
+
 // Model is the key model a rule consults. Build it with New; the zero
 // value is not usable.
 type Model struct {

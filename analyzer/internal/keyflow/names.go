@@ -11,17 +11,9 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-)
 
-// caseFolds are functions whose result is their argument in another case
-// or spacing: the same name once normalized.
-var caseFolds = map[string]bool{
-	"net/http.CanonicalHeaderKey":          true,
-	"net/textproto.CanonicalMIMEHeaderKey": true,
-	"strings.ToLower":                      true,
-	"strings.ToUpper":                      true,
-	"strings.TrimSpace":                    true,
-}
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
+)
 
 // stringValue returns the value of a string expression that names
 // something.
@@ -48,7 +40,7 @@ func (f *Func) resolveString(e ast.Expr, depth int) (string, bool) {
 			}
 		}
 	case *ast.CallExpr:
-		if fn := Callee(f.info, x); fn != nil && fn.Pkg() != nil && len(x.Args) == 1 && caseFolds[fn.Pkg().Path()+"."+fn.Name()] {
+		if fn := Callee(f.info, x); fn != nil && fn.Pkg() != nil && len(x.Args) == 1 && keymodel.FoldsCase(fn.Pkg().Path(), fn.Name()) {
 			return f.resolveString(x.Args[0], depth+1)
 		}
 	}
