@@ -233,21 +233,9 @@ func (b *brokerTransport) runConsumer(ctx context.Context, rs *roundState, a *at
 		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
 		return false
 	}
-	a.mu.Lock()
-	a.killFn, a.group = p.kill, p.pgid
-	pending := a.killedAt != ""
-	a.mu.Unlock()
-	if pending {
-		p.kill()
-	}
-	timeout := time.NewTimer(rs.h.cfg.Timeout)
-	defer timeout.Stop()
-	var delay <-chan time.Time
-	if a.armed && rs.kp.Kind == KillTime {
-		t := time.NewTimer(rs.kp.Delay)
-		defer t.Stop()
-		delay = t.C
-	}
+	a.attach(p)
+	timeout, delay, stop := rs.attemptTimers(a)
+	defer stop()
 	done := false
 	for !done {
 		select {
@@ -263,7 +251,7 @@ func (b *brokerTransport) runConsumer(ctx context.Context, rs *roundState, a *at
 		case <-delay:
 			a.fire(rs.kp.String())
 			delay = nil
-		case <-timeout.C:
+		case <-timeout:
 			a.fire("timeout")
 		case <-ctx.Done():
 			a.fire("interrupted")

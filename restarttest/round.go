@@ -349,22 +349,9 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
 		return
 	}
-	a.mu.Lock()
-	a.killFn, a.group = p.kill, p.pgid
-	pending := a.killedAt != ""
-	a.mu.Unlock()
-	if pending {
-		p.kill()
-	}
-
-	timeout := time.NewTimer(rs.h.cfg.Timeout)
-	defer timeout.Stop()
-	var delay <-chan time.Time
-	if a.armed && rs.kp.Kind == KillTime {
-		t := time.NewTimer(rs.kp.Delay)
-		defer t.Stop()
-		delay = t.C
-	}
+	a.attach(p)
+	timeout, delay, stop := rs.attemptTimers(a)
+	defer stop()
 	for done := false; !done; {
 		select {
 		case <-p.exited:
@@ -373,7 +360,7 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 		case <-delay:
 			a.fire(rs.kp.String())
 			delay = nil
-		case <-timeout.C:
+		case <-timeout:
 			a.fire("timeout")
 		case <-ctx.Done():
 			a.fire("interrupted")
@@ -521,3 +508,27 @@ func (rs *roundState) envErr(err error) {
 }
 
 func (rs *roundState) String() string { return fmt.Sprintf("round %s", rs.kp) }
+
+// attach makes p the attempt's process. A kill requested while it was
+// starting (its kill point was reached meanwhile) takes effect now.
+func (a *attemptRun) attach(p *groupProcess) {
+	a.mu.Lock()
+	a.killFn, a.group = p.kill, p.pgid
+	pending := a.killedAt != ""
+	a.mu.Unlock()
+	if pending {
+		p.kill()
+	}
+}
+
+// attemptTimers arms an attempt's timeout and, when the round kills at a
+// time and this attempt is the armed one, the kill's delay (nil
+// otherwise); stop releases both.
+func (rs *roundState) attemptTimers(a *attemptRun) (timeout, delay <-chan time.Time, stop func()) {
+	t := time.NewTimer(rs.h.cfg.Timeout)
+	if !a.armed || rs.kp.Kind != KillTime {
+		return t.C, nil, func() { t.Stop() }
+	}
+	d := time.NewTimer(rs.kp.Delay)
+	return t.C, d.C, func() { t.Stop(); d.Stop() }
+}
