@@ -1,12 +1,16 @@
 package keymodel
 
-import "github.com/idemcheck/idemcheck/analyzer/config"
+import (
+	"sync"
 
-// defaults is the built-in model, as data. Package paths ending in "/..."
+	"github.com/idemcheck/idemcheck/analyzer/config"
+)
+
+// builtin is the built-in model, as data. Package paths ending in "/..."
 // cover sub-packages (and so every major version of a module); Function,
 // Receiver and Field are anchored regular expressions; Receiver "-" means
 // package-level functions only.
-var defaults = mustCompile(config.Config{
+var builtin = config.Config{
 	Sources: []config.Pattern{
 		// The roots: the clock and the entropy source. Functions built on
 		// them (uuid, ulid, ksuid, xid, snowflake, nanoid, prefix helpers)
@@ -77,7 +81,12 @@ var defaults = mustCompile(config.Config{
 		{Package: "github.com/stripe/stripe-go/...", Function: "Get|List.*|Search.*|Retrieve.*|Read.*|Iter.*|Preview.*|Upcoming.*|Query.*|All", Kind: "read"},
 		{Package: "github.com/stripe/stripe-go/...", Function: ".*", Kind: "update"},
 	},
-})
+}
+
+// defaults is builtin, compiled on first use: every go vet process of a
+// lint loads this package, and most of them (the standard library's) never
+// build a model.
+var defaults = sync.OnceValue(func() config.Config { return mustCompile(builtin) })
 
 func mustCompile(c config.Config) config.Config {
 	for _, list := range [][]config.Pattern{c.Sources, c.Sinks, c.Barriers, c.Operations} {

@@ -66,10 +66,11 @@ func New(c *config.Config) (*Model, error) {
 		c = &config.Config{}
 	}
 	m := &Model{Config: c, Keys: keyname.Key, Headers: keyname.Header, Identity: keyname.Identity}
-	m.Sources = append(clone(c.Sources), defaults.Sources...)
-	m.Sinks = append(clone(c.Sinks), defaults.Sinks...)
-	m.Barriers = append(clone(c.Barriers), defaults.Barriers...)
-	m.Operations = append(clone(c.Operations), defaults.Operations...)
+	builtin := defaults()
+	m.Sources = append(clone(c.Sources), builtin.Sources...)
+	m.Sinks = append(clone(c.Sinks), builtin.Sinks...)
+	m.Barriers = append(clone(c.Barriers), builtin.Barriers...)
+	m.Operations = append(clone(c.Operations), builtin.Operations...)
 	if c.KeyName != "" {
 		k, err := keyname.Compile(keyname.DefaultKey + "|" + c.KeyName)
 		if err != nil {
