@@ -66,6 +66,25 @@ func (o Options) patterns() []string {
 
 func (o Options) env() []string { return append(os.Environ(), o.Env...) }
 
+// vetEnv is the environment of go vet: o.env(), plus a garbage-collector
+// setting for the vet tool's processes unless the user chose one.
+//
+// Why: go vet starts one idemcheck process per package, dependencies and
+// the standard library included, and most live for a few milliseconds.
+// With Go's default (GOGC=100) each collects while its packages
+// initialize; GOGC=400 skips that and cut a cold lint's CPU time by a
+// fifth. GOMEMLIMIT keeps the rare huge package from growing five-fold:
+// past 2 GiB the collector runs as often as it needs to.
+func (o Options) vetEnv() []string {
+	env := o.env()
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GOGC=") || strings.HasPrefix(kv, "GOMEMLIMIT=") {
+			return env
+		}
+	}
+	return append(env, "GOGC=400", "GOMEMLIMIT=2GiB")
+}
+
 // Run analyzes the packages that load and returns their findings, sorted
 // and without duplicates, with file names relative to the working
 // directory, plus one PackageError per package that does not load. The
@@ -123,7 +142,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	cmd := exec.Command(goCmd, args...)
 	cmd.Dir = opts.Dir
-	cmd.Env = opts.env()
+	cmd.Env = opts.vetEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, pw := io.Pipe()
