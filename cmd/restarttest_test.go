@@ -132,7 +132,7 @@ func exampleArgs(t *testing.T, name string, db []string) []string {
 
 // quickStartPlan is the kill points of the quick start's runs: the clean
 // round and the response kill; the default plan with IDEMCHECK_TESTS=full
-// (the doc scripts run it on both examples at every level).
+// (where the doc script restart.txtar runs it on both examples too).
 func quickStartPlan() []string {
 	if testenv.Full() {
 		return nil

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
 // apiConfig runs testdata/restart/api/<name> as an HTTP API with idemcheck
@@ -160,12 +158,11 @@ func TestAPIContractFlaws(t *testing.T) {
 
 // The article's middleware, verbatim, in sh: a crash between "processing"
 // and "done" leaves the key stuck, and a request without a key runs
-// unprotected. The doc script restart_delivery runs the same command at
-// every level and compares the output the docs show: these assertions
-// again with IDEMCHECK_TESTS=full.
+// unprotected. (The doc script restart_delivery runs the same command
+// through the CLI with IDEMCHECK_TESTS=full and compares the output the
+// docs show.)
 func TestAPIArticleMiddlewareLeavesTheKeyStuck(t *testing.T) {
 	t.Parallel()
-	testenv.SkipUnlessFull(t, "the article's middleware (the doc script restart_delivery runs it)")
 	for _, tool := range []string{"socat", "psql", "curl"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not installed", tool)
