@@ -74,6 +74,7 @@ func lintJSON(t *testing.T, opts *LintOptions) ([]string, error) {
 }
 
 func TestLintCompanionRulesAndConfig(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
@@ -124,6 +125,7 @@ func TestLintConfigErrors(t *testing.T) {
 }
 
 func TestLintSARIFAndGitHubFormats(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}

@@ -12,15 +12,6 @@ import (
 	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
-// TestMain removes the idemcheck executable the lint tests give go vet as
-// its -vettool (testenv.Idemcheck), so lint is tested end to end through
-// the real go vet protocol.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.RemoveIdemcheck()
-	os.Exit(code)
-}
-
 func writeModule(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -88,6 +79,7 @@ func runLint(t *testing.T, opts *LintOptions) (string, string, error) {
 }
 
 func TestLintFindingsText(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
@@ -115,6 +107,7 @@ func TestLintFindingsText(t *testing.T) {
 }
 
 func TestLintJSONWithTests(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
@@ -149,6 +142,7 @@ func TestLintJSONWithTests(t *testing.T) {
 }
 
 func TestLintClean(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
@@ -333,6 +327,7 @@ func TestNewCmdLintFlags(t *testing.T) {
 }
 
 func TestLintTags(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}

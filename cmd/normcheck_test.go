@@ -240,12 +240,14 @@ func script(name string) string {
 }
 
 func TestNormcheckExecCorrectKeyFunction(t *testing.T) {
+	t.Parallel()
 	r := runNormcheck(t, "", execArgs(script("key-correct.sh"), "cpf", "111.444.777-35", "390.533.447-05")...)
 	r.expect(t, 0, "spellings normalize to", "repeat: the same input gives the same key", "other_value: another identifier gives another key")
 	runNormcheck(t, "", execArgs(script("key-correct.sh"), "cnpj", "12.ABC.345/01DE-35")...).expect(t, 0, `"12.abc.345/01de-35"`)
 }
 
 func TestNormcheckExecKeyFunctionThatKeepsDashes(t *testing.T) {
+	t.Parallel()
 	r := runNormcheck(t, "", append(execArgs(script("key-strips-dots.sh"), "cpf", "111.444.777-35"), "--format", "json")...)
 	rep := normcheckJSON(t, r)
 	if r.code != 1 || rep.OK {
@@ -265,6 +267,7 @@ func TestNormcheckExecKeyFunctionThatKeepsDashes(t *testing.T) {
 // TestNormcheckExecPayloadReachesTheCommand: the command gets the payload
 // with only the field replaced — other members keep their exact text.
 func TestNormcheckExecPayloadReachesTheCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	payload := filepath.Join(dir, "p.json")
 	os.WriteFile(payload, []byte(`{"valor": 1.50, "chave_pix_destino": "x", "nome": "<Zé & Cia>"}`), 0o644)
@@ -287,6 +290,7 @@ func TestNormcheckExecPayloadReachesTheCommand(t *testing.T) {
 }
 
 func TestNormcheckExecCommandFailures(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, command, has string
 	}{
@@ -311,6 +315,7 @@ func TestNormcheckExecCommandFailures(t *testing.T) {
 // TestNormcheckExecTimeoutKillsTheProcessGroup: a hanging command and the
 // children it started are killed; the error says so.
 func TestNormcheckExecTimeoutKillsTheProcessGroup(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -350,6 +355,7 @@ func alive(pid int) bool {
 // TestNormcheckExecAudits: agreement proves nothing when the key is drawn
 // inside the attempt, or ignores the field.
 func TestNormcheckExecAudits(t *testing.T) {
+	t.Parallel()
 	r := runNormcheck(t, "", execArgs("cat >/dev/null; echo $$", "cpf", "11144477735")...)
 	r.expect(t, 1, "repeat: the same input gave two keys")
 	r = runNormcheck(t, "", execArgs("cat >/dev/null; echo constant-key", "cpf", "11144477735")...)

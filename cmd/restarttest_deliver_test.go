@@ -7,7 +7,7 @@ import (
 )
 
 func TestRestartTestDeliveryUsageErrors(t *testing.T) {
-	clearDatabaseEnv(t)
+	t.Parallel()
 	msg := filepath.Join("..", "testdata", "restart", "message.json")
 	base := []string{"--handler", "true", "--message", msg}
 	cases := []struct {

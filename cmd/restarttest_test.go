@@ -30,15 +30,8 @@ func runRestartTest(t *testing.T, args ...string) (code int, stdout, stderr stri
 	return exitCode(err), out.String(), errOut.String()
 }
 
-// clearDatabaseEnv makes "no DSN at all" true for the test.
-func clearDatabaseEnv(t *testing.T) {
-	for _, v := range []string{"DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"} {
-		t.Setenv(v, "")
-	}
-}
-
 func TestRestartTestUsageErrors(t *testing.T) {
-	clearDatabaseEnv(t)
+	t.Parallel()
 	msg := filepath.Join("..", "testdata", "restart", "message.json")
 	cases := []struct {
 		args []string
@@ -72,8 +65,8 @@ func TestRestartTestUsageErrors(t *testing.T) {
 	}
 }
 
+// Not parallel: DATABASE_URL is the process's.
 func TestRestartTestRefusesRemoteDatabaseURL(t *testing.T) {
-	clearDatabaseEnv(t)
 	t.Setenv("DATABASE_URL", "postgres://app@10.1.2.3:5432/prod")
 	code, _, stderr := runRestartTest(t, "--handler", "true", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
 	if code != ExitUsage || !strings.Contains(stderr, "--allow-remote") {
@@ -85,7 +78,6 @@ func TestRestartTestRefusesRemoteDatabaseURL(t *testing.T) {
 // quick start's path), else --dsn from IDEMCHECK_TEST_DATABASE.
 func databaseArgs(t *testing.T) []string {
 	t.Helper()
-	clearDatabaseEnv(t)
 	if _, err := restarttest.FindServerBinaries(); err == nil {
 		return nil
 	}
@@ -97,15 +89,21 @@ func databaseArgs(t *testing.T) []string {
 }
 
 // testDatabaseArgs is --dsn IDEMCHECK_TEST_DATABASE when it is set, else
-// databaseArgs: for the tests that are not about the quick start's own
-// server, which then start none.
+// --dsn of the package's shared embedded server: for the tests that are not
+// about the quick start's own server.
 func testDatabaseArgs(t *testing.T) []string {
 	t.Helper()
-	clearDatabaseEnv(t)
 	if dsn := os.Getenv("IDEMCHECK_TEST_DATABASE"); dsn != "" {
 		return []string{"--dsn", dsn}
 	}
-	return databaseArgs(t)
+	if _, err := restarttest.FindServerBinaries(); err != nil {
+		t.Skip("no PostgreSQL server binaries and no IDEMCHECK_TEST_DATABASE")
+	}
+	dsn, err := shared.dsn()
+	if err != nil {
+		t.Fatalf("the shared embedded server: %v", err)
+	}
+	return []string{"--dsn", dsn}
 }
 
 func buildExample(t *testing.T, name string) string {
@@ -142,6 +140,7 @@ func quickStartPlan() []string {
 
 // The README's quick start: uuidkey fails, intent passes.
 func TestRestartTestQuickStartUUIDKeyFailsAsJSON(t *testing.T) {
+	t.Parallel()
 	args := append(append(exampleArgs(t, "uuidkey", testDatabaseArgs(t)), quickStartPlan()...), "--format", "json")
 	code, stdout, stderr := runRestartTest(t, args...)
 	if code != ExitFinding {
@@ -202,6 +201,7 @@ func TestRestartTestQuickStartUUIDKeyFailsAsJSON(t *testing.T) {
 }
 
 func TestRestartTestQuickStartIntentPasses(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr := runRestartTest(t, append(exampleArgs(t, "intent", databaseArgs(t)), quickStartPlan()...)...)
 	if code != ExitOK {
 		t.Fatalf("exit %d, want 0\n%s\nstderr: %s", code, stdout, stderr)
@@ -221,6 +221,7 @@ func TestRestartTestQuickStartIntentPasses(t *testing.T) {
 }
 
 func TestRestartTestHandlerNotFound(t *testing.T) {
+	t.Parallel()
 	args := append(testDatabaseArgs(t), "--handler", "/nonexistent/handler", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
 	code, _, stderr := runRestartTest(t, args...)
 	if code != ExitUsage || !strings.Contains(stderr, "handler not found") {
@@ -231,6 +232,7 @@ func TestRestartTestHandlerNotFound(t *testing.T) {
 // A handler that cannot run has no verdict: exit 2 with its output's end,
 // not a "lost effect" finding.
 func TestRestartTestHandlerThatCannotRunIsExit2(t *testing.T) {
+	t.Parallel()
 	args := append(testDatabaseArgs(t), "--handler", "go run ./nope", "--message", filepath.Join("..", "testdata", "restart", "message.json"))
 	code, stdout, stderr := runRestartTest(t, args...)
 	if code != ExitUsage || !strings.Contains(stderr, "the clean round failed on its own") || !strings.Contains(stderr, "  | ") || !strings.Contains(stderr, "nope") {

@@ -20,7 +20,7 @@ import (
 // Ctrl-C during a run on the embedded server stops the handlers and removes
 // the server's directory.
 func TestRestartTestInterruptRemovesEmbeddedServer(t *testing.T) {
-	clearDatabaseEnv(t)
+	t.Parallel()
 	if _, err := restarttest.FindServerBinaries(); err != nil {
 		t.Skip(err)
 	}
