@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,12 +108,8 @@ func testDatabaseArgs(t *testing.T) []string {
 func buildExample(t *testing.T, name string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), name)
-	// go run caches the executables it links (go build -o does not): copy
-	// it out of the cache.
-	cmd := exec.Command("go", "run", "-exec", "cp", "./testdata/restart/"+name, out)
-	cmd.Dir = ".."
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build %s: %v\n%s", name, err, b)
+	if err := testenv.BuildProgram("..", "./testdata/restart/"+name, out); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

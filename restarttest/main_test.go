@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -99,10 +98,9 @@ func handler(t testing.TB, name string) string {
 }
 
 // buildMain builds the main package at pkg (relative to the module root)
-// once per test binary and returns the executable's path. It goes through
-// `go run -exec cp`, which copies the executable out of go's build cache:
-// go run caches what it links (go build -o does not), so a second test run
-// links nothing. Different packages build in parallel.
+// once per test binary and returns the executable's path (see
+// testenv.BuildProgram: a second test run links nothing). Different
+// packages build in parallel.
 func buildMain(t testing.TB, pkg string) string {
 	t.Helper()
 	testenv.SkipIfShort(t, "builds handlers to run against PostgreSQL")
@@ -114,11 +112,7 @@ func buildMain(t testing.TB, pkg string) string {
 	}
 	buildMu.Unlock()
 	b.once.Do(func() {
-		cmd := exec.Command("go", "run", "-exec", "cp", "./"+pkg, b.path)
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("build %s: %v\n%s", pkg, err, out)
-		}
+		b.err = testenv.BuildProgram("..", "./"+pkg, b.path)
 	})
 	if b.err != nil {
 		t.Fatal(b.err)
