@@ -265,23 +265,29 @@ func TestBrokerCommitLostAndTimeKills(t *testing.T) {
 // redelivery (the kill round passes) and charges twice here.
 func TestBrokerResendRound(t *testing.T) {
 	t.Parallel()
-	cfg := amqpConfig(t, consumer(t, "amqp")+" -key message-id")
-	cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillResend}}
-	rep := run(t, cfg)
-	defer dumpOnFailure(t, rep)
-	if !roundAt(t, rep, "response").Passed {
-		t.Error("response round: the broker's redelivery keeps the message id, so the key holds")
-	}
-	r := roundAt(t, rep, "resend")
-	if once := check(r, CheckEffectOnce); once.Passed || !strings.HasPrefix(once.Detail, "duplicated charge (2 effects") {
-		t.Errorf("resend round: effect-once %+v, want duplicated charge", once)
-	}
-	if len(r.Resent) == 0 || maxDelivery(r) != 2 {
-		t.Errorf("resend round: resent %+v, attempts %+v; want the message published again as delivery 2", r.Resent, r.Attempts)
-	}
-	nats := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent")
-	nats.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResend}}
-	if rep := run(t, nats); rep.Verdict != VerdictPass {
-		t.Errorf("nats intent consumer: verdict %s on the resend round, failed %v", rep.Verdict, failedChecks(rep))
-	}
+	t.Run("amqp", func(t *testing.T) {
+		t.Parallel()
+		cfg := amqpConfig(t, consumer(t, "amqp")+" -key message-id")
+		cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillResend}}
+		rep := run(t, cfg)
+		defer dumpOnFailure(t, rep)
+		if !roundAt(t, rep, "response").Passed {
+			t.Error("response round: the broker's redelivery keeps the message id, so the key holds")
+		}
+		r := roundAt(t, rep, "resend")
+		if once := check(r, CheckEffectOnce); once.Passed || !strings.HasPrefix(once.Detail, "duplicated charge (2 effects") {
+			t.Errorf("resend round: effect-once %+v, want duplicated charge", once)
+		}
+		if len(r.Resent) == 0 || maxDelivery(r) != 2 {
+			t.Errorf("resend round: resent %+v, attempts %+v; want the message published again as delivery 2", r.Resent, r.Attempts)
+		}
+	})
+	t.Run("nats", func(t *testing.T) {
+		t.Parallel()
+		nats := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent")
+		nats.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResend}}
+		if rep := run(t, nats); rep.Verdict != VerdictPass {
+			t.Errorf("nats intent consumer: verdict %s on the resend round, failed %v", rep.Verdict, failedChecks(rep))
+		}
+	})
 }

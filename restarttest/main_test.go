@@ -27,6 +27,7 @@ import (
 var (
 	testDSN      string
 	testDSNError error
+	testDSNReady = make(chan struct{}) // closed once testDSN or testDSNError is set
 	handlersDir  string
 	buildMu      sync.Mutex
 	built        = map[string]*build{}
@@ -41,21 +42,26 @@ func TestMain(m *testing.M) {
 	var pg *Embedded
 	if testing.Short() {
 		testDSNError = errors.New("-short")
+		close(testDSNReady)
 	} else if v, ok := os.LookupEnv("IDEMCHECK_TEST_DATABASE"); ok {
 		testDSN = v
 		if v == "" {
 			testDSN = "postgres://"
 		}
+		close(testDSNReady)
 	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		var err error
-		pg, err = StartEmbedded(ctx)
-		cancel()
-		if err != nil {
-			testDSNError = err
-		} else {
-			testDSN = pg.DSN()
-		}
+		// The server starts while the tests that need none run.
+		go func() {
+			defer close(testDSNReady)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			var err error
+			if pg, err = StartEmbedded(ctx); err != nil {
+				testDSNError = err
+			} else {
+				testDSN = pg.DSN()
+			}
+		}()
 	}
 	dir, err := os.MkdirTemp("", "idemcheck-handlers-")
 	if err != nil {
@@ -65,18 +71,21 @@ func TestMain(m *testing.M) {
 	handlersDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	<-testDSNReady
 	pg.Stop()
 	os.Exit(code)
 }
 
-// moreParallel runs up to twice GOMAXPROCS tests at once (at least 4),
-// unless -parallel was given: a run test mostly waits for its handler
-// processes, a broker's idle window or a backoff, not for a CPU.
+// moreParallel runs up to eight times GOMAXPROCS tests at once (at least
+// 16), unless -parallel was given: a run test mostly waits for its handler
+// processes, a broker's idle window or a backoff, not for a CPU, and the
+// broker tests' idle windows make them the longest; with fewer slots they
+// start last and the package ends seconds after the rest.
 func moreParallel() {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if f := flag.Lookup("test.parallel"); f != nil && !set {
-		_ = f.Value.Set(strconv.Itoa(max(4, 2*runtime.GOMAXPROCS(0))))
+		_ = f.Value.Set(strconv.Itoa(max(16, 8*runtime.GOMAXPROCS(0))))
 	}
 }
 
@@ -85,6 +94,7 @@ func moreParallel() {
 func dsn(t testing.TB) string {
 	t.Helper()
 	testenv.SkipIfShort(t, "needs PostgreSQL")
+	<-testDSNReady
 	if testDSNError != nil {
 		t.Skipf("no PostgreSQL: set IDEMCHECK_TEST_DATABASE or install the server binaries: %v", testDSNError)
 	}
