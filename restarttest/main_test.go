@@ -69,7 +69,9 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	handlersDir = dir
+	prebuilt := prebuildHandlers()
 	code := m.Run()
+	prebuilt() // no go command left running into a removed directory
 	os.RemoveAll(dir)
 	<-testDSNReady
 	pg.Stop()
@@ -114,6 +116,14 @@ func handler(t testing.TB, name string) string {
 func buildMain(t testing.TB, pkg string) string {
 	t.Helper()
 	testenv.SkipIfShort(t, "builds handlers to run against PostgreSQL")
+	path, err := program(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func program(pkg string) (string, error) {
 	buildMu.Lock()
 	b, ok := built[pkg]
 	if !ok {
@@ -124,10 +134,30 @@ func buildMain(t testing.TB, pkg string) string {
 	b.once.Do(func() {
 		b.err = testenv.BuildProgram("..", "./"+pkg, b.path)
 	})
-	if b.err != nil {
-		t.Fatal(b.err)
+	return b.path, b.err
+}
+
+// prebuildHandlers builds every example handler under testdata/restart,
+// GOMAXPROCS at a time, while the serial tests run (they mostly wait): on a
+// fresh clone the parallel tests otherwise all start by linking their
+// handlers at once. Only for a run of the whole package: -run picks a few.
+func prebuildHandlers() (wait func()) {
+	var wg sync.WaitGroup
+	if testing.Short() || flag.Lookup("test.run").Value.String() != "" {
+		return wg.Wait
 	}
-	return b.path
+	mains, _ := filepath.Glob(filepath.Join("..", "testdata", "restart", "*", "main.go"))
+	nested, _ := filepath.Glob(filepath.Join("..", "testdata", "restart", "*", "*", "main.go"))
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, m := range append(mains, nested...) {
+		pkg := filepath.ToSlash(strings.TrimPrefix(filepath.Dir(m), ".."+string(filepath.Separator)))
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			program(pkg)
+		})
+	}
+	return wg.Wait
 }
 
 type build struct {
