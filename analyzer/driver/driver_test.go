@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -182,5 +183,25 @@ func TestStandardTypesRoundTrip(t *testing.T) {
 	}
 	if fn, ok := pkg.Scope().Lookup("RuneLen").(*types.Func); !ok || fn.Signature().String() != "func(r rune) int" {
 		t.Errorf("RuneLen = %v", pkg.Scope().Lookup("RuneLen"))
+	}
+}
+
+// go vet's tool processes get a garbage-collector setting unless the user
+// chose one: either variable set leaves both alone.
+func TestVetEnvLeavesTheUsersGCSettings(t *testing.T) {
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	t.Setenv("GOMEMLIMIT", "")
+	os.Unsetenv("GOMEMLIMIT")
+	has := func(env []string, kv string) bool { return slices.Contains(env, kv) }
+	env := Options{}.vetEnv()
+	if !has(env, "GOGC=400") || !has(env, "GOMEMLIMIT=2GiB") {
+		t.Errorf("no GC setting of the user's: want GOGC=400 GOMEMLIMIT=2GiB, env ends %q", env[max(0, len(env)-3):])
+	}
+	for _, user := range []string{"GOGC=50", "GOMEMLIMIT=512MiB"} {
+		env := Options{Env: []string{user}}.vetEnv()
+		if has(env, "GOGC=400") || has(env, "GOMEMLIMIT=2GiB") || !has(env, user) {
+			t.Errorf("user's %s: env ends %q", user, env[max(0, len(env)-3):])
+		}
 	}
 }
