@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,13 +12,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/idemcheck/idemcheck/internal/docexample"
 	"github.com/idemcheck/idemcheck/internal/testenv"
-	"github.com/idemcheck/idemcheck/restarttest"
+	"github.com/idemcheck/idemcheck/internal/testpg"
 )
 
 // The script tests run the idemcheck binary the way users do: testscript
@@ -68,7 +66,7 @@ func TestScripts(t *testing.T) {
 	}
 	index := docCommands(t)
 	goEnv := goEnvironment(t)
-	t.Cleanup(shared.stop) // after the parallel scripts, unlike a defer
+	t.Cleanup(shared.Stop) // after the parallel scripts, unlike a defer
 	// `idemcheck` in the scripts is the executable the other test packages
 	// run too (testenv.Idemcheck), ahead of testscript's copy of this test
 	// binary on PATH: go vet's cache, keyed by the vet tool's contents, then
@@ -93,7 +91,7 @@ func TestScripts(t *testing.T) {
 			if dsn := os.Getenv("IDEMCHECK_TEST_DATABASE"); dsn != "" {
 				env.Vars = append(env.Vars, "DATABASE_URL="+dsn)
 			} else if usesPostgres(t, env) && havePostgres() && !testing.Short() {
-				dsn, err := shared.dsn()
+				dsn, err := shared.DSN()
 				if err != nil {
 					return err
 				}
@@ -173,32 +171,7 @@ func usesPostgres(t *testing.T, env *testscript.Env) bool {
 }
 
 // shared is the embedded PostgreSQL of the scripts, started on first use.
-var shared sharedServer
-
-type sharedServer struct {
-	once sync.Once
-	pg   *restarttest.Embedded
-	err  error
-}
-
-func (s *sharedServer) dsn() (string, error) {
-	s.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		s.pg, s.err = restarttest.StartEmbedded(ctx)
-	})
-	if s.err != nil {
-		return "", fmt.Errorf("start the scripts' PostgreSQL: %v", s.err)
-	}
-	return s.pg.DSN(), nil
-}
-
-// stop stops the server, if it was started.
-func (s *sharedServer) stop() {
-	if s.pg != nil {
-		s.pg.Stop()
-	}
-}
+var shared testpg.Shared
 
 // havePostgres reports whether restart-test can reach a database: the test
 // database, or server binaries to start its own (as the docs say).

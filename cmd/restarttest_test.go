@@ -98,9 +98,9 @@ func testDatabaseArgs(t *testing.T) []string {
 	if _, err := restarttest.FindServerBinaries(); err != nil {
 		t.Skip("no PostgreSQL server binaries and no IDEMCHECK_TEST_DATABASE")
 	}
-	dsn, err := shared.dsn()
+	dsn, err := shared.DSN()
 	if err != nil {
-		t.Fatalf("the shared embedded server: %v", err)
+		t.Fatal(err)
 	}
 	return []string{"--dsn", dsn}
 }
