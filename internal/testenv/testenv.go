@@ -61,6 +61,20 @@ func Repeat(t testing.TB) int {
 	return n
 }
 
+// The environment the test process started with, and the go command in it
+// (package initialization runs before any test's t.Setenv).
+var (
+	startEnv = os.Environ()
+	startGo  = lookGo()
+)
+
+func lookGo() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return "go"
+}
+
 // The idemcheck executable the tests run: one build per test process.
 var idemcheck struct {
 	once sync.Once
@@ -82,7 +96,9 @@ var idemcheck struct {
 func Idemcheck(t testing.TB) string {
 	t.Helper()
 	idemcheck.once.Do(func() {
-		root, err := exec.Command("go", "env", "GOMOD").Output()
+		gomod := exec.Command(startGo, "env", "GOMOD")
+		gomod.Env = startEnv
+		root, err := gomod.Output()
 		if err != nil || strings.TrimSpace(string(root)) == "" {
 			idemcheck.err = fmt.Errorf("cannot find the module root: %v", err)
 			return
@@ -92,8 +108,9 @@ func Idemcheck(t testing.TB) string {
 			return
 		}
 		path := filepath.Join(idemcheck.dir, "idemcheck")
-		build := exec.Command("go", "run", "-exec", "cp", ".", path)
+		build := exec.Command(startGo, "run", "-exec", "cp", ".", path)
 		build.Dir = filepath.Dir(strings.TrimSpace(string(root)))
+		build.Env = startEnv
 		if out, err := build.CombinedOutput(); err != nil {
 			idemcheck.err = fmt.Errorf("build idemcheck: %v\n%s", err, out)
 			return
@@ -123,9 +140,14 @@ func RemoveIdemcheck() {
 // caches what it links (go build -o does not). -s -w: no symbol table or
 // DWARF, a third less link time for each of the twenty handlers on a fresh
 // clone; their panics still show file and line.
+//
+// It runs go in the environment the test process started with: builds may
+// run in the background while a serial test changes the environment (an
+// empty PATH, to show there is no server binary).
 func BuildProgram(dir, pkg, out string) error {
-	cmd := exec.Command("go", "run", "-ldflags=-s -w", "-exec", "cp", pkg, out)
+	cmd := exec.Command(startGo, "run", "-ldflags=-s -w", "-exec", "cp", pkg, out)
 	cmd.Dir = dir
+	cmd.Env = startEnv
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("build %s: %v\n%s", pkg, err, b)
 	}
