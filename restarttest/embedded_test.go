@@ -68,6 +68,9 @@ func TestEmbeddedServer(t *testing.T) {
 }
 
 func TestNoServerBinaries(t *testing.T) {
+	// TestMain starts the tests' server in the background; its lookup reads
+	// PATH and serverBinGlob, which this test changes.
+	<-testDSNReady
 	t.Setenv("PATH", t.TempDir())
 	defer func(g string) { serverBinGlob = g }(serverBinGlob)
 	serverBinGlob = t.TempDir() + "/*/bin"
