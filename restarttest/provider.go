@@ -257,6 +257,15 @@ func (p *provider) respond(w http.ResponseWriter, req *EffectRequest, hooks prov
 	}
 }
 
+// attribute records which delivery, attempt and request of that attempt
+// sent req. Under p.mu: req is in p.requests, which snapshot copies while
+// a broker round watches for activity.
+func (p *provider) attribute(req *EffectRequest, delivery, attempt, request int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	req.Delivery, req.Attempt, req.AttemptRequest = delivery, attempt, request
+}
+
 func (p *provider) setResult(req *EffectRequest, result string, status int, id string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -200,7 +200,7 @@ func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
 	a.requests++
 	k := a.requests
 	a.mu.Unlock()
-	r.Delivery, r.Attempt, r.AttemptRequest = a.rec.Delivery, a.rec.Index, k
+	rs.h.prov.attribute(r, a.rec.Delivery, a.rec.Index, k)
 	rs.mu.Lock()
 	rs.senders[r] = sentBy{a: a, k: k}
 	rs.mu.Unlock()
