@@ -84,6 +84,9 @@ func TestNoServerBinaries(t *testing.T) {
 }
 
 func TestRemoveStaleEmbedded(t *testing.T) {
+	// The tests' server, started in the background, must not land in (or
+	// be swept from) this test's TMPDIR.
+	<-testDSNReady
 	t.Setenv("TMPDIR", t.TempDir())
 	mk := func(name, pid string) string {
 		dir := filepath.Join(os.TempDir(), name)
