@@ -63,13 +63,12 @@ flag value and never printed.
 
 Exit codes: 0 ok, 1 derivation failed or key mismatch (or a failed batch
 line), 2 usage or environment error.`,
-		Example: `  export IDEMPOTENCY_HMAC_KEY=...
-  idemcheck derive --tenant acme --action pix.cobranca --payload intent.json
-  idemcheck derive --tenant acme --action email.cobranca \
-      --set cliente_id=42 --set referencia_intencao=NF-1 --set template=LEMBRETE --explain
-  idemcheck derive --tenant acme --action pix.cobranca --payload - --verify 8e8c62f6…
-  idemcheck derive --batch < intents.jsonl > keys.jsonl
-  idemcheck derive --print-schema > schema.yaml`,
+		Example: `  export IDEMPOTENCY_HMAC_KEY=demo-secret-not-for-production
+  idemcheck derive --tenant acme --action pix.cobranca --payload examples/derive/intent.json
+  idemcheck derive --tenant acme --action email.cobranca --set cliente_id=42 --set referencia_intencao=NF-1 --set template=LEMBRETE --explain
+  idemcheck derive --tenant acme --action pix.cobranca --payload examples/derive/intent.json --verify e78733073e4e38a665c9a77d4b477b1a32b0b6e25d3af4f492371885d682f8f3
+  idemcheck derive --batch < examples/derive/intents.jsonl   # exit 1: line 3 has a sub-cent amount
+  idemcheck derive --print-schema`,
 		Args: noDeriveArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.TenantSet = c.Flags().Changed("tenant")

@@ -70,9 +70,9 @@ that ignores the field does not).
 Exit codes: 0 every spelling agrees, 1 an invalid VALUE, a spelling that
 normalizes differently or a failed --exec check, 2 usage error or a --exec
 command that fails, hangs or prints nothing.`,
-		Example: `  idemcheck normcheck --type cpf 111.444.777-35
+		Example: `  idemcheck normcheck --type cpf 111.444.777-35 390.533.447-05
   idemcheck normcheck --type phone --rule phone_e164 '(11) 98765-4321'
-  idemcheck normcheck --type cpf --exec ./derive-key.sh --payload intent.json --field chave_pix_destino 111.444.777-35`,
+  idemcheck normcheck --type cpf --exec 'sh testdata/normcheck/key-correct.sh' --payload testdata/normcheck/payload.json --field chave_pix_destino 111.444.777-35`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Values = args
 			if err := checkNormcheckFlags(c, opts); err != nil {

@@ -98,10 +98,8 @@ Without --dsn, DATABASE_URL or PG* variables, a throwaway PostgreSQL is started
 from the installed server binaries.
 
 Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment error.`,
-		Example: `  idemcheck restart-test --handler 'go run ./testdata/restart/intent' \
-    --setup testdata/restart/intent/setup.sql --message testdata/restart/message.json
-  idemcheck restart-test --handler ./server --deliver http://127.0.0.1:8080/webhook \
-    --message msg.json --kill-at response --kill-at db-write:2 --format json`,
+		Example: `  idemcheck restart-test --handler 'go run ./examples/demo' --message examples/demo/message.json --kill-at response
+  idemcheck restart-test --handler 'go run ./testdata/restart/intent' --setup testdata/restart/intent/setup.sql --message testdata/restart/message.json --kill-at none --kill-at response --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.SeedSet = c.Flags().Changed("seed")

@@ -50,10 +50,21 @@ func Flags(root *cobra.Command) []byte {
 			fmt.Fprintf(&b, "\nFlags:\n\n```text\n%s```\n", fs)
 		}
 		if c.HasExample() {
-			fmt.Fprintf(&b, "\nExamples:\n\n```text\n%s\n```\n", strings.TrimRight(c.Example, "\n"))
+			fmt.Fprintf(&b, "\nExamples (run from the repository root):\n\n```sh\n%s\n```\n", examples(c.Example))
 		}
 	})
 	return b.Bytes()
+}
+
+// examples is a command's Example without --help's indentation: a ```sh
+// block whose every line runs from the repository root, like every command
+// the docs show (the doc scripts run them).
+func examples(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "  ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func flagUsages(fs *pflag.FlagSet) string {
