@@ -191,7 +191,7 @@ func deriveRun(opts *DeriveOptions) error {
 	}
 	res, err := schema.Derive(secret, derive.Intent{Tenant: opts.Tenant, Action: opts.Action, Payload: payload})
 	if err != nil {
-		return FindingErrorf("derive: %v", err)
+		return deriveError(err)
 	}
 	match := opts.Verify == "" || subtle.ConstantTimeCompare([]byte(res.Key), []byte(opts.Verify)) == 1
 	if opts.Format == "json" {
@@ -206,6 +206,17 @@ func deriveRun(opts *DeriveOptions) error {
 		return ErrFindings
 	}
 	return nil
+}
+
+// deriveError is exit 1 when the rules refuse a value of a well-formed
+// intent (a sub-cent amount, an invalid CPF: the data cannot be keyed), and
+// exit 2 for input that is not an intent at all (not JSON, not an object,
+// an unknown action, a missing field): bad input, as for every command.
+func deriveError(err error) error {
+	if _, refused := derive.RefusalReason(err); refused {
+		return FindingErrorf("derive: %v", err)
+	}
+	return UsageErrorf("derive: %v", err)
 }
 
 // readSecret takes the secret from --hmac-key-file, else the environment.

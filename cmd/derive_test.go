@@ -222,7 +222,7 @@ func TestDeriveSecretHandling(t *testing.T) {
 		t.Fatalf("explain json: code %d stderr %q", r.code, r.stderr)
 	}
 	r = runDerive(t, testSecret, "", "--tenant", testSecret, "--action", vecAction, "--set", "x=1")
-	if r.code != 1 {
+	if r.code != 2 {
 		t.Fatalf("failed derivation: code %d stderr %q", r.code, r.stderr)
 	}
 	// There is no flag that takes the secret itself.
@@ -246,24 +246,30 @@ func TestDeriveSecretHandling(t *testing.T) {
 	}
 }
 
+// TestDeriveFailures: a value the rules refuse is exit 1 (the intent
+// cannot be keyed); input that is not an intent at all is exit 2, bad input
+// as for every command. Both are one line naming the culprit.
 func TestDeriveFailures(t *testing.T) {
 	tests := []struct {
 		payload string
 		action  string
+		code    int
 		want    string
 	}{
-		{`{"cliente_id": "C", "valor": "10.005", "chave_pix_destino": "k", "referencia_intencao": "r"}`, "pix.cobranca", `field "valor" (cents)`},
-		{`{"cliente_id": 2.0, "valor": 1, "chave_pix_destino": "k", "referencia_intencao": "r"}`, "pix.cobranca", `field "cliente_id" (text)`},
-		{`{"cliente_id": "C", "valor": 1, "referencia_intencao": "r"}`, "pix.cobranca", `"chave_pix_destino"`},
-		{`{"cliente_id": "C"}`, "pix.estorno", `unknown action "pix.estorno"`},
-		{`{"a": "\ud800"}`, "pix.cobranca", "lone surrogate"},
-		{`[1]`, "pix.cobranca", "want a JSON object"},
-		{`{"cliente_id": "C", "cliente_id": "D"}`, "pix.cobranca", "duplicate"},
+		{`{"cliente_id": "C", "valor": "10.005", "chave_pix_destino": "k", "referencia_intencao": "r"}`, "pix.cobranca", 1, `field "valor" (cents)`},
+		{`{"cliente_id": 2.0, "valor": 1, "chave_pix_destino": "k", "referencia_intencao": "r"}`, "pix.cobranca", 1, `field "cliente_id" (text)`},
+		{`{"a": "\ud800"}`, "pix.cobranca", 1, "lone surrogate"},
+		{`{"cliente_id": "C", "cliente_id": "D"}`, "pix.cobranca", 1, "duplicate"},
+		{`{"cliente_id": "C", "valor": 1, "referencia_intencao": "r"}`, "pix.cobranca", 2, `"chave_pix_destino"`},
+		{`{"cliente_id": "C"}`, "pix.estorno", 2, `unknown action "pix.estorno"`},
+		{`[1]`, "pix.cobranca", 2, "want a JSON object"},
+		{`{"cliente_id": `, "pix.cobranca", 2, "invalid JSON at byte"},
+		{``, "pix.cobranca", 2, "invalid JSON at byte 0"},
 	}
 	for _, tt := range tests {
 		r := runDerive(t, testSecret, tt.payload, "--tenant", "t", "--action", tt.action, "--payload", "-")
-		if r.code != 1 || !strings.Contains(r.stderr, tt.want) || strings.Contains(r.stderr, "\n") || r.stdout != "" {
-			t.Errorf("%s: code %d stdout %q stderr %q, want exit 1 mentioning %q", tt.payload, r.code, r.stdout, r.stderr, tt.want)
+		if r.code != tt.code || !strings.Contains(r.stderr, tt.want) || strings.Contains(r.stderr, "\n") || r.stdout != "" {
+			t.Errorf("%s: code %d stdout %q stderr %q, want exit %d mentioning %q", tt.payload, r.code, r.stdout, r.stderr, tt.code, tt.want)
 		}
 	}
 }
@@ -287,9 +293,9 @@ func TestDeriveUsageErrors(t *testing.T) {
 			t.Errorf("%v: code %d, want 2 (stderr %q)", args, r.code, r.stderr)
 		}
 	}
-	// An explicit empty action is refused as unknown (exit 1), as a batch
+	// An explicit empty action is an unknown action (exit 2), as a batch
 	// line with "action": "" is, not reported as a missing flag.
-	if r := runDerive(t, testSecret, "", "--tenant", "t", "--action", "", "--payload", payload); r.code != 1 || !strings.Contains(r.stderr, `unknown action ""`) {
+	if r := runDerive(t, testSecret, "", "--tenant", "t", "--action", "", "--payload", payload); r.code != 2 || !strings.Contains(r.stderr, `unknown action ""`) {
 		t.Errorf("empty action: code %d stderr %q", r.code, r.stderr)
 	}
 	// An empty tenant is allowed when given explicitly, as the reference allows it.
