@@ -172,9 +172,15 @@ func lintRun(opts *LintOptions) error {
 // package that failed to load. Such a pattern is a path the user typed, not
 // a secret, so the message shows it.
 func checkLocalPatterns(dir string, patterns []string) error {
-	for _, p := range patterns {
+	for i, p := range patterns {
+		if strings.HasPrefix(p, "-") {
+			return UsageErrorf("argument %d starts with a dash: flags go before the package patterns, and no pattern starts with one", i+1)
+		}
 		d, ok := localPatternDir(p)
 		if !ok {
+			if err := checkBarePath(dir, p); err != nil {
+				return err
+			}
 			continue
 		}
 		if !filepath.IsAbs(d) && dir != "" {
@@ -189,6 +195,25 @@ func checkLocalPatterns(dir string, patterns []string) error {
 		}
 	}
 	return nil
+}
+
+// checkBarePath refuses a pattern without ./ that names a file or directory
+// here (README.md, cmd/..., examples/demo): go reads it as an import path,
+// so `lint cmd/...` would analyze the Go toolchain's cmd packages and
+// `lint examples/demo` report a package no module provides.
+func checkBarePath(dir, p string) error {
+	rel := strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
+	if rel == "" || filepath.IsAbs(rel) {
+		return nil
+	}
+	st, err := os.Stat(filepath.Join(dir, rel))
+	switch {
+	case err != nil:
+		return nil
+	case !st.IsDir():
+		return UsageErrorf("%s is a file: lint takes package patterns such as ./... or ./cmd/server, not files", p)
+	}
+	return UsageErrorf("%s is read as an import path, not as the directory here: write ./%s", p, p)
 }
 
 // plainPackageError rewrites the go command's advice for a pattern naming an

@@ -412,6 +412,21 @@ func TestLintPatternTypos(t *testing.T) {
 			t.Errorf("lint %s: exit %d, %v", p, exitCode(err), err)
 		}
 	}
+	// Without ./, a file or directory here would be read as an import path
+	// (cmd/... as the Go toolchain's commands): one line saying how to
+	// write it. A dash is a flag after the patterns (or after --).
+	writeFileAt(t, filepath.Join(dir, "README.md"), "# pay\n")
+	for p, want := range map[string]string{
+		"README.md": "README.md is a file",
+		"pay":       "write ./pay",
+		"pay/...":   "write ./pay/...",
+		"--format":  "argument 1 starts with a dash",
+	} {
+		_, _, err := runLint(t, &LintOptions{Dir: dir, Patterns: []string{p}})
+		if exitCode(err) != ExitUsage || err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), want) {
+			t.Errorf("lint %s: exit %d, %v; want one line with %q", p, exitCode(err), err, want)
+		}
+	}
 	if got := plainPackageError("no required module provides package x/y; to add it:\n\tgo get x/y"); strings.Contains(got, "go get") {
 		t.Errorf("plainPackageError kept go's advice: %q", got)
 	}
