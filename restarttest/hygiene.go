@@ -3,9 +3,6 @@ package restarttest
 import (
 	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // A verdict is earned only when the handler works without any kill and
@@ -73,16 +70,14 @@ func (h *harness) nothingObserved(rounds []Round) error {
 	return &EnvError{Err: errors.New("no round made an effect request and no --effect-sql was given: nothing to judge; " + nothingToJudgeAdvice)}
 }
 
-// outputTail is the end of what an attempt wrote: stderr, else stdout,
-// else the harness's own error (a server that never listened).
+// outputTail is the end of what an attempt wrote: stderr, else stdout. Not
+// the harness's own error (a server that never listened): the one-line
+// message already says it, and it is not the handler's output.
 func outputTail(a Attempt) []string {
 	for _, out := range []string{a.Stderr, a.Stdout} {
 		if lines := tailLines(out, stderrTailLines); len(lines) > 0 {
 			return lines
 		}
-	}
-	if a.Error != "" {
-		return []string{procgroup.Printable(strings.TrimSpace(a.Error))}
 	}
 	return nil
 }

@@ -499,3 +499,31 @@ func TestSchemaDroppedUnlessKept(t *testing.T) {
 		}
 	}
 }
+
+// A server that never listens is the clean round failing on its own: the
+// error says so once, and, the handler having printed nothing, carries no
+// output tail (the harness's own message is not the handler's output).
+func TestServerThatNeverListens(t *testing.T) {
+	t.Parallel()
+	port, err := serverPort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(t.Context(), Config{
+		Handler:     "sleep 30",
+		DeliverURL:  fmt.Sprintf("http://127.0.0.1:%d/webhook", port),
+		Message:     readTestdata(t, "message.json"),
+		KillPoints:  []KillPoint{{Kind: KillNone}},
+		MaxAttempts: 1,
+		Backoff:     10 * time.Millisecond,
+		Timeout:     time.Second,
+		DSN:         dsn(t),
+	})
+	var env *EnvError
+	if !errors.As(err, &env) {
+		t.Fatalf("err = %v, want an environment error", err)
+	}
+	if !strings.Contains(env.Error(), "did not listen") || len(env.Tail) != 0 {
+		t.Errorf("error %q, tail %q; want the listen failure once and no tail", env.Error(), env.Tail)
+	}
+}
