@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/idemcheck/idemcheck/internal/suggest"
 )
 
 // Kill point kinds.
@@ -108,5 +110,12 @@ func ParseKillPoint(s string) (KillPoint, error) {
 		}
 		return KillPoint{}, fmt.Errorf("bad kill point %q: want time:DURATION, e.g. time:150ms", s)
 	}
-	return KillPoint{}, fmt.Errorf("unknown kill point %q: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend or random", s)
+	hint := ""
+	if c := suggest.Closest(kind, killKinds); c != "" {
+		hint = " (did you mean " + c + "?)"
+	}
+	return KillPoint{}, fmt.Errorf("unknown kill point %q%s: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend or random", s, hint)
 }
+
+// killKinds are the kill points' names, for a suggestion on a typo.
+var killKinds = []string{KillNone, KillRequest, KillResponse, KillAfterResponse, KillDBWrite, KillDBCommitLost, KillTime, KillConcurrent, KillResend, KillRandom}

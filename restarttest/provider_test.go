@@ -169,6 +169,13 @@ func TestParseKillPoint(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
+	// A typo gets the closest kill point; nonsense gets none.
+	for in, want := range map[string]string{"respnse": "did you mean response?", "db-wrte:2": "did you mean db-write?", "explode": ""} {
+		_, err := ParseKillPoint(in)
+		if got := err.Error(); (want == "") == strings.Contains(got, "did you mean") || !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
 }
 
 func TestCheckLoopback(t *testing.T) {
