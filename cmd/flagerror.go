@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,8 +13,13 @@ import (
 )
 
 // flagError turns pflag's parse errors into one line that ends in what to
-// do: the flag the user probably meant, or where the flags are listed.
+// do: the flag the user probably meant, what a flag's value must look like,
+// or where the flags are listed.
 func flagError(c *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		return badValue(bad)
+	}
 	help := fmt.Sprintf("run '%s --help' for the flags", c.CommandPath())
 	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
 	if !ok {
@@ -28,4 +35,32 @@ func flagError(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown flag --%s: did you mean --%s?", name, s)}
 	}
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown flag --%s; %s", name, help)}
+}
+
+// badValue turns pflag's `invalid argument "V" for "-t, --tests" flag:
+// strconv.ParseBool: ...` into what the flag wants, in words: the parser's
+// text names Go functions the user never called.
+func badValue(e *pflag.InvalidValueError) error {
+	f := e.GetFlag()
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--%s %q: %s", f.Name, e.GetValue(), wantedValue(f.Value.Type(), e))}
+}
+
+// wantedValue says what a flag of pflag's type typ accepts.
+func wantedValue(typ string, err error) string {
+	if errors.Is(err, strconv.ErrRange) {
+		return "out of range; want a smaller whole number"
+	}
+	switch typ {
+	case "bool":
+		return "want true or false"
+	case "duration":
+		return "want a duration such as 30s or 2m"
+	case "int", "int8", "int16", "int32", "int64", "count":
+		return "want a whole number"
+	case "uint", "uint8", "uint16", "uint32", "uint64":
+		return "want a whole number, 0 or more"
+	case "float32", "float64":
+		return "want a number such as 1.5"
+	}
+	return "not a valid value"
 }

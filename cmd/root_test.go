@@ -61,6 +61,24 @@ func TestUnknownFlagSuggestsTheClosest(t *testing.T) {
 	}
 }
 
+// A value that does not parse is named with what the flag wants, never with
+// the Go parser that refused it.
+func TestBadFlagValueSaysWhatTheFlagWants(t *testing.T) {
+	for args, want := range map[string]string{
+		"lint --tests=maybe ./x":                "idemcheck: --tests \"maybe\": want true or false\n",
+		"restart-test --timeout abc":            "idemcheck: --timeout \"abc\": want a duration such as 30s or 2m\n",
+		"normcheck --timeout 1x":                "idemcheck: --timeout \"1x\": want a duration such as 30s or 2m\n",
+		"restart-test --max-attempts x":         "idemcheck: --max-attempts \"x\": want a whole number\n",
+		"restart-test --seed 1e99":              "idemcheck: --seed \"1e99\": want a whole number\n",
+		"derive --workers 99999999999999999999": "idemcheck: --workers \"99999999999999999999\": out of range; want a smaller whole number\n",
+	} {
+		code, _, errOut := runRoot(t, "v0", strings.Fields(args)...)
+		if code != ExitUsage || errOut != want {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, %q", args, code, errOut, ExitUsage, want)
+		}
+	}
+}
+
 func TestCompletionIsAvailable(t *testing.T) {
 	code, out, _ := runRoot(t, "v0", "completion", "bash")
 	if code != ExitOK || !strings.Contains(out, "idemcheck") {
