@@ -33,7 +33,7 @@ func NewCmdDocs(ios *iostreams.IOStreams, runF func(*cobra.Command, *DocsOptions
 			return docsRun(c.Root(), opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Dir, "dir", "docs", "the docs directory")
+	c.Flags().StringVar(&opts.Dir, "dir", "docs", "write the docs into `DIR`")
 	return c
 }
 

@@ -71,15 +71,15 @@ package not analyzed, or bad flags.`,
 			return lintRun(opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Format, "format", "text", "output format: "+strings.Join(report.FormatNames(), ", "))
+	c.Flags().StringVar(&opts.Format, "format", "text", "output `FORMAT`: "+strings.Join(report.FormatNames(), ", "))
 	c.Flags().BoolVar(&opts.Tests, "tests", false, "also report findings in _test.go files")
-	c.Flags().StringVar(&opts.Tags, "tags", "", "comma-separated build tags")
-	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a rule (e.g. IDEM001) and exit")
-	c.Flags().StringVar(&opts.ConfigPath, "config", "", "configuration file (default: "+config.FileName+" in the working directory or a parent)")
-	c.Flags().StringVar(&opts.NewFromRev, "new-from-rev", "", "report only findings on lines changed since this git revision (e.g. origin/main)")
-	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline file")
+	c.Flags().StringVar(&opts.Tags, "tags", "", "comma-separated build `TAGS`")
+	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a `RULE` (e.g. IDEM001) and exit")
+	c.Flags().StringVar(&opts.ConfigPath, "config", "", "configuration `FILE` (default: "+config.FileName+" in the working directory or a parent)")
+	c.Flags().StringVar(&opts.NewFromRev, "new-from-rev", "", "report only findings on lines changed since this git `REVISION` (e.g. origin/main)")
+	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline `FILE`")
 	c.Flags().BoolVar(&opts.WriteBaseline, "write-baseline", false, "record this run's findings in the --baseline file and exit 0")
-	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a flag to the analyzers, e.g. -IDEM001.keypattern=REGEXP (repeatable)")
+	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a `FLAG` to the analyzers, e.g. -IDEM001.keypattern=REGEXP (repeatable)")
 	return c
 }
 

@@ -85,15 +85,15 @@ command that fails, hangs or prints nothing.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Type, "type", "", "identifier type: cpf, cnpj, phone, email or evp (required; never guessed)")
-	f.StringVar(&opts.Rule, "rule", "", "normalize with this rule (default: the schema's rule for chave_pix_destino, pix_key)")
-	f.StringVar(&opts.SchemaFile, "schema", "", "take the rule from this schema `file` (YAML)")
-	f.StringVar(&opts.Action, "action", "", "the schema action holding --field")
-	f.StringVar(&opts.Field, "field", "", "the schema field whose rule to use; with --exec, the payload field to replace")
-	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
-	f.StringVar(&opts.Exec, "exec", "", "audit your own key command: run it with sh -c per spelling, payload on stdin, key on stdout")
-	f.StringVar(&opts.Payload, "payload", "", "JSON object `file` sent to --exec (- for stdin)")
-	f.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "kill a --exec run (and its children) after this long")
+	f.StringVar(&opts.Type, "type", "", "identifier `TYPE`: cpf, cnpj, phone, email or evp (required; never guessed)")
+	f.StringVar(&opts.Rule, "rule", "", "normalize with this `RULE` (default: the schema's rule for chave_pix_destino, pix_key)")
+	f.StringVar(&opts.SchemaFile, "schema", "", "take the rule from this schema `FILE` (YAML)")
+	f.StringVar(&opts.Action, "action", "", "the schema `ACTION` holding --field")
+	f.StringVar(&opts.Field, "field", "", "the schema `FIELD` whose rule to use; with --exec, the payload field to replace")
+	f.StringVar(&opts.Format, "format", "text", "output `FORMAT`: text or json")
+	f.StringVar(&opts.Exec, "exec", "", "audit your own key `COMMAND`: run it with sh -c per spelling, payload on stdin, key on stdout")
+	f.StringVar(&opts.Payload, "payload", "", "JSON object `FILE` sent to --exec (- for stdin)")
+	f.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "kill a --exec run (and its children) after `DURATION`")
 	return cmd
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 )
 
@@ -107,3 +109,23 @@ func TestExitCodes(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// Help shows what a flag's value is (FILE, DURATION, N), never the Go type
+// that holds it (string, stringArray, int, duration).
+func TestFlagPlaceholdersAreNotGoTypes(t *testing.T) {
+	root := newRoot(BuildInfo{Version: "v0"}, iostreamsForTest())
+	for _, c := range append(root.Commands(), root) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			// Without a back-quoted word pflag falls back to the type.
+			name, usage := pflag.UnquoteUsage(f)
+			if name != "" && usage == f.Usage {
+				t.Errorf("%s --%s: placeholder %q is the Go type; put a `WORD` in its usage", c.Name(), f.Name, name)
+			}
+		})
+	}
+}
+
+func iostreamsForTest() *iostreams.IOStreams {
+	ios, _, _, _ := iostreams.Test()
+	return ios
+}
