@@ -146,12 +146,14 @@ func TestExcludeGlobs(t *testing.T) {
 
 func TestParseErrorsSpeakYAML(t *testing.T) {
 	for in, want := range map[string]string{
-		"disabel: [IDEM005]\n":     `line 1: unknown key "disabel" (did you mean "disable"?)`,
-		"sources: [{pakage: x}]\n": `line 1: unknown key "pakage" (did you mean "package"?)`,
-		"sources: abc\n":           "line 1: text `abc` where a list of entries",
-		"tenant_columns: {a: b}\n": "a mapping where a list belongs",
-		"disable: IDEM005\n":       "line 1: text `IDEM005` where a list belongs",
-		"zzz: 1\n":                 `line 1: unknown key "zzz"; fix it as docs/lint.md`,
+		"disabel: [IDEM005]\n":       `line 1: unknown key "disabel" (did you mean "disable"?)`,
+		"sources: [{pakage: x}]\n":   `line 1: unknown key "pakage" (did you mean "package"?)`,
+		"sources: abc\n":             "line 1: text `abc` where a list of entries",
+		"tenant_columns: {a: b}\n":   "a mapping where a list belongs",
+		"disable: IDEM005\n":         "line 1: text `IDEM005` where a list belongs",
+		"include_generated: maybe\n": "line 1: text `maybe` where true or false belongs",
+		"sinks: [{fills: x}]\n":      "line 1: text `x` where a whole number belongs",
+		"zzz: 1\n":                   `line 1: unknown key "zzz"; fix it as docs/lint.md`,
 	} {
 		_, err := Parse([]byte(in))
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "config.") {

@@ -27,7 +27,8 @@ var goTypes = []struct{ goType, words string }{
 	{"config.Config", "the configuration (a mapping of keys)"},
 	{"[]string", "a list"},
 	{"string", "a string"},
-	{"int", "a number"},
+	{"int", "a whole number"},
+	{"bool", "true or false"},
 }
 
 // yamlTags are yaml's names for the kinds of value it read.
