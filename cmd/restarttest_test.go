@@ -44,6 +44,8 @@ func TestRestartTestUsageErrors(t *testing.T) {
 		{[]string{"--handler", "true", "--message", msg, "--format", "xml"}, `unknown --format "xml"`},
 		{[]string{"--handler", "true", "--message", msg, "--provider-fault", "503"}, "unknown provider fault"},
 		{[]string{"--handler", "true", "--message", msg, "--dsn", "postgres://u@db.example.com/prod"}, "not loopback"},
+		{[]string{"--handler", "true", "--message", msg, "--dsn", "mysql://root:hunter2@127.0.0.1/test"}, `bad DSN: scheme "mysql" is not PostgreSQL; want postgres://`},
+		{[]string{"--handler", "true", "--message", msg, "--max-attempts", "x"}, `--max-attempts "x": want a whole number`},
 		{[]string{"--handler", "true", "--message", msg, "--deliver", "ftp://x"}, "bad --deliver URL"},
 		{[]string{"--handler", "true", "--message", msg, "--setup", "/nonexistent.sql"}, "--setup: /nonexistent.sql"},
 		{[]string{"--handler", "true", "--message", msg, "--timeout", "0s"}, "--timeout must be positive"},
@@ -57,6 +59,9 @@ func TestRestartTestUsageErrors(t *testing.T) {
 		code, _, stderr := runRestartTest(t, tc.args...)
 		if code != ExitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+		if strings.Contains(stderr, "hunter2") {
+			t.Errorf("%v: the DSN's password leaked: %q", tc.args, stderr)
 		}
 		if strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%v: error is not one line: %q", tc.args, stderr)

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,9 +38,9 @@ func DSNFromEnv() (dsn string, ok bool) {
 // sockets: restart-test creates and drops schemas and must never be aimed at
 // production by accident.
 func CheckLoopback(dsn string) error {
-	cfg, err := pgconn.ParseConfig(dsn)
+	cfg, err := parseDSN(dsn)
 	if err != nil {
-		return fmt.Errorf("bad DSN: %w", err)
+		return err
 	}
 	hosts := []string{cfg.Host}
 	for _, fb := range cfg.Fallbacks {
@@ -51,6 +52,85 @@ func CheckLoopback(dsn string) error {
 		}
 	}
 	return nil
+}
+
+// parseDSN parses a libpq DSN. A URL of another scheme is refused up front:
+// pgconn would read it as keyword/value and echo it mangled.
+func parseDSN(dsn string) (*pgconn.Config, error) {
+	if scheme, _, ok := strings.Cut(dsn, "://"); ok && isScheme(scheme) &&
+		scheme != "postgres" && scheme != "postgresql" {
+		return nil, fmt.Errorf("bad DSN: scheme %q is not PostgreSQL; want postgres://USER@HOST:PORT/DATABASE", scheme)
+	}
+	cfg, err := pgconn.ParseConfig(dsn) // its errors mask the password
+	if err != nil {
+		return nil, fmt.Errorf("bad DSN: %w", err)
+	}
+	return cfg, nil
+}
+
+// isScheme reports whether s is spelled like a URL scheme (RFC 3986).
+func isScheme(s string) bool {
+	for i, r := range s {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// unreachableHint is what to do when no PostgreSQL answers at the DSN.
+const unreachableHint = "is PostgreSQL running there? fix --dsn (or DATABASE_URL, PG* variables), or leave them unset to use an embedded server"
+
+// connectError says in one line where the connection failed, why (once:
+// pgconn repeats the reason for each TLS and plain attempt) and what to do.
+func connectError(cfg *pgconn.Config, err error) error {
+	where := dbAddress(cfg)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return fmt.Errorf("database at %s refused the connection: %s; check the user, password and database name of the DSN", where, pgErr.Message)
+	}
+	var reasons []string
+	for _, e := range attempts(err) {
+		if r := dialReason(e); !slices.Contains(reasons, r) {
+			reasons = append(reasons, r)
+		}
+	}
+	return fmt.Errorf("database unreachable at %s: %s; %s", where, strings.Join(reasons, "; "), unreachableHint)
+}
+
+// attempts are the errors of pgconn's connection attempts.
+func attempts(err error) []error {
+	var ce *pgconn.ConnectError
+	if !errors.As(err, &ce) {
+		return []error{err}
+	}
+	if joined, ok := ce.Unwrap().(interface{ Unwrap() []error }); ok {
+		return joined.Unwrap()
+	}
+	return []error{ce.Unwrap()}
+}
+
+// dialReason is the network's reason ("connection refused", "i/o timeout")
+// without the address pgconn and net each put in front of it.
+func dialReason(err error) string {
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Err == nil {
+		return strings.Join(strings.Fields(err.Error()), " ")
+	}
+	var sys *os.SyscallError
+	if errors.As(op.Err, &sys) {
+		return sys.Err.Error()
+	}
+	return op.Err.Error()
+}
+
+// dbAddress is the DSN's first server, as host:port or its unix socket.
+func dbAddress(cfg *pgconn.Config) string {
+	if strings.HasPrefix(cfg.Host, "/") {
+		return fmt.Sprintf("%s/.s.PGSQL.%d", cfg.Host, cfg.Port)
+	}
+	return net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port)))
 }
 
 func isLoopbackHost(h string) bool {
@@ -73,9 +153,9 @@ type database struct {
 }
 
 func openDatabase(ctx context.Context, dsn string) (*database, error) {
-	cfg, err := pgconn.ParseConfig(dsn)
+	cfg, err := parseDSN(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("bad DSN: %w", err)
+		return nil, err
 	}
 	acfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -88,7 +168,7 @@ func openDatabase(ctx context.Context, dsn string) (*database, error) {
 		}
 	}
 	if db.admin, err = pgx.ConnectConfig(ctx, acfg); err != nil {
-		return nil, fmt.Errorf("database unreachable: %w", err)
+		return nil, connectError(cfg, err)
 	}
 	db.guard = installGuard(ctx, db.admin, db.schema)
 	return db, nil

@@ -194,6 +194,21 @@ func TestCheckLoopback(t *testing.T) {
 	}
 }
 
+// A URL of another database is refused by its scheme, echoed unmangled and
+// without its password.
+func TestCheckLoopbackRefusesOtherSchemes(t *testing.T) {
+	for _, dsn := range []string{"mysql://root:hunter2@127.0.0.1/test", "mysql://root@127.0.0.1/test"} {
+		err := CheckLoopback(dsn)
+		want := `bad DSN: scheme "mysql" is not PostgreSQL; want postgres://USER@HOST:PORT/DATABASE`
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", dsn, err, want)
+		}
+	}
+	if err := CheckLoopback("postgres://u:hunter2@127.0.0.1:abc/x"); err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("bad port: %v, want refused with the password masked", err)
+	}
+}
+
 func TestSummaryAndKeys(t *testing.T) {
 	if got := shortKeys([]string{"pay-17329887001", "pay-17329887002"}); got != "pay-17329887001, pay-17329887002" {
 		t.Errorf("shortKeys = %q", got)

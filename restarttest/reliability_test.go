@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -220,11 +221,34 @@ func TestUnreachableDatabaseIsAnEnvironmentError(t *testing.T) {
 	_, err = Run(context.Background(), Config{
 		Handler: "true",
 		Message: []byte(`{}`),
-		DSN:     fmt.Sprintf("postgres://postgres@127.0.0.1:%d/x?sslmode=disable&connect_timeout=2", port),
+		// sslmode=prefer: pgconn tries twice and reports both attempts.
+		DSN: fmt.Sprintf("postgres://postgres:hunter2@127.0.0.1:%d/x?sslmode=prefer&connect_timeout=2", port),
 	})
 	var env *EnvError
-	if !errors.As(err, &env) || !strings.Contains(err.Error(), "database unreachable") {
-		t.Fatalf("err = %v, want database unreachable", err)
+	want := fmt.Sprintf("database unreachable at 127.0.0.1:%d: connection refused; is PostgreSQL running there? ", port)
+	if !errors.As(err, &env) || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err = %v, want an EnvError starting %q", err, want)
+	}
+	if msg := err.Error(); strings.Count(msg, "refused") != 1 || strings.Contains(msg, "\n") || strings.Contains(msg, "hunter2") {
+		t.Errorf("err = %q, want one line, the reason once, no password", msg)
+	}
+}
+
+// A server that answers but refuses says the server's reason and what to
+// check, not that the database is unreachable.
+func TestRefusedConnectionSaysWhatToCheck(t *testing.T) {
+	t.Parallel()
+	d := dsn(t)
+	if u, err := url.Parse(d); err == nil && strings.HasPrefix(d, "postgres") {
+		u.Path = "/idemcheck_nosuchdb"
+		d = u.String()
+	} else {
+		d += " dbname=idemcheck_nosuchdb"
+	}
+	_, err := Run(context.Background(), Config{Handler: "true", Message: []byte(`{}`), DSN: d})
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), `refused the connection: database "idemcheck_nosuchdb" does not exist; check the user, password and database name of the DSN`) {
+		t.Fatalf("err = %v, want the server's reason and what to check", err)
 	}
 }
 
