@@ -355,6 +355,12 @@ func TestLintMessages(t *testing.T) {
 	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "did you mean -IDEM001.keypattern?") {
 		t.Errorf("bad analyzer flag: %v", err)
 	}
+	// A bad value: one line naming the flag and the reason, before go vet
+	// would print its usage text for every package.
+	_, _, err = runLint(t, &LintOptions{Dir: dir, AnalyzerFlags: []string{"-IDEM001.keypattern=("}})
+	if exitCode(err) != ExitUsage || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "-IDEM001.keypattern=(: error parsing regexp: missing closing )") {
+		t.Errorf("bad analyzer flag value: %v", err)
+	}
 }
 
 // TestLintProgress: on a terminal, stderr counts packages up to the total.

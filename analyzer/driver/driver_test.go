@@ -127,8 +127,10 @@ func TestCheckAnalyzerFlags(t *testing.T) {
 	a := &analysis.Analyzer{Name: "IDEM001", Doc: "d", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
 	a.Flags.String("keypattern", "", "")
 	a.Flags.Bool("strict", false, "")
+	depth := a.Flags.Int("depth", 7, "")
+	a.Flags.Func("hook", "", func(string) error { return nil })
 	as := []*analysis.Analyzer{a}
-	for _, ok := range [][]string{nil, {"-IDEM001.keypattern=x"}, {"--IDEM001.strict"}, {"-IDEM001=false"}} {
+	for _, ok := range [][]string{nil, {"-IDEM001.keypattern=x"}, {"--IDEM001.strict"}, {"-IDEM001=false"}, {"-IDEM001.depth=3"}, {"-IDEM001.hook=x"}} {
 		if err := CheckAnalyzerFlags(as, ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
@@ -138,11 +140,15 @@ func TestCheckAnalyzerFlags(t *testing.T) {
 		"IDEM001.keypattern=x": "must start with -",
 		"-IDEM001.keypattern":  "needs a value",
 		"-zzzzzzzzzzzz":        "unknown analyzer flag -zzzzzzzzzzzz;",
+		"-IDEM001.depth=deep":  "-IDEM001.depth=deep: parse error: fix the value",
 	} {
 		err := CheckAnalyzerFlags(as, []string{flags})
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: %v, want one line with %q", flags, err, want)
 		}
+	}
+	if *depth != 7 {
+		t.Errorf("checking -IDEM001.depth=3 changed the flag's variable to %d", *depth)
 	}
 }
 
