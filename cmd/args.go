@@ -87,9 +87,13 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 // redactArgs replaces every argument in msg that could hold a secret by its
 // position. Arguments naming an existing file or directory (./..., ./cmd)
 // stay: they are no secret, and the message needs them.
-func redactArgs(msg string, args []string) string {
+func redactArgs(msg string, args []string) string { return redactArgsIn("", msg, args) }
+
+// redactArgsIn is redactArgs for a command whose relative paths are
+// relative to dir ("" is the working directory), like lint's --dir.
+func redactArgsIn(dir, msg string, args []string) string {
 	for i, a := range args {
-		if a == "" || isExistingPath(a) {
+		if a == "" || isExistingPath(dir, a) {
 			continue
 		}
 		msg = strings.ReplaceAll(msg, a, "argument "+strconv.Itoa(i+1))
@@ -98,11 +102,14 @@ func redactArgs(msg string, args []string) string {
 }
 
 // isExistingPath reports whether a names a file or directory, or is a
-// package pattern like ./x/... below one.
-func isExistingPath(a string) bool {
+// package pattern like ./x/... below one, relative to dir.
+func isExistingPath(dir, a string) bool {
 	d, ok := localPatternDir(a)
 	if !ok {
 		return false
+	}
+	if dir != "" && !filepath.IsAbs(d) {
+		d = filepath.Join(dir, d)
 	}
 	_, err := os.Stat(d)
 	return err == nil

@@ -137,14 +137,14 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		// go vet quotes patterns it could not load; one that names no
 		// existing path is shown by position (it may be a pasted secret).
-		return UsageErrorf("%s", redactArgs(err.Error(), opts.Patterns))
+		return UsageErrorf("%s", redactArgsIn(opts.Dir, err.Error(), opts.Patterns))
 	}
 	for i, e := range res.Errors {
-		res.Errors[i].Package = redactArgs(e.Package, opts.Patterns)
+		res.Errors[i].Package = redactArgsIn(opts.Dir, e.Package, opts.Patterns)
 		if slices.Contains(opts.Patterns, e.Package) {
 			e.Message = plainPackageError(e.Message)
 		}
-		res.Errors[i].Message = redactArgs(e.Message, opts.Patterns)
+		res.Errors[i].Message = redactArgsIn(opts.Dir, e.Message, opts.Patterns)
 	}
 	findings, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
 	if err != nil {

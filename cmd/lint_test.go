@@ -437,3 +437,37 @@ func TestLintPatternTypos(t *testing.T) {
 		t.Errorf("plainPackageError kept go's advice: %q", got)
 	}
 }
+
+// TestLintNothingToAnalyze: patterns that match no package, or only test
+// files without --tests, are a one-line usage error in every format, never
+// "no findings" (and --write-baseline writes nothing).
+func TestLintNothingToAnalyze(t *testing.T) {
+	t.Parallel()
+	dir := writeModule(t, map[string]string{
+		"pay/pay.go":       "package pay\n",
+		"docs/README.md":   "# docs\n",
+		"only/x_test.go":   "package only\n",
+		"testdata/x/x.txt": "not go\n",
+	})
+	baseline := filepath.Join(dir, "baseline.json")
+	for _, tc := range []struct {
+		opts LintOptions
+		want string
+	}{
+		{LintOptions{Patterns: []string{"./docs/..."}}, "./docs/... matched no Go packages"},
+		{LintOptions{Patterns: []string{"./testdata/..."}, Format: "json"}, "./testdata/... matched no Go packages"},
+		{LintOptions{Patterns: []string{"./docs/..."}, Format: "sarif"}, "./docs/... matched no Go packages"},
+		{LintOptions{Patterns: []string{"./docs/..."}, Baseline: baseline, WriteBaseline: true}, "./docs/... matched no Go packages"},
+		{LintOptions{Patterns: []string{"./only"}}, "./only matched only _test.go files: add --tests"},
+	} {
+		opts := tc.opts
+		opts.Dir = dir
+		out, _, err := runLint(t, &opts)
+		if exitCode(err) != ExitUsage || err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), tc.want) || out != "" {
+			t.Errorf("lint %v --format %q: exit %d, %v, out %q; want one line with %q", opts.Patterns, opts.Format, exitCode(err), err, out, tc.want)
+		}
+	}
+	if _, err := os.Stat(baseline); err == nil {
+		t.Error("--write-baseline wrote a baseline of nothing")
+	}
+}

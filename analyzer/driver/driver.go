@@ -115,6 +115,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res := &Result{Errors: p.errors, Findings: []report.Finding{}}
 	if len(p.roots) == 0 {
+		if len(p.errors) == 0 {
+			// go list only warns about a pattern matching nothing.
+			return nil, &ErrNoPackages{Patterns: opts.patterns(), TestOnly: p.testOnly > 0}
+		}
 		return res, nil
 	}
 	tmp, err := os.MkdirTemp("", "idemcheck-lint-")

@@ -42,6 +42,22 @@ type plan struct {
 	errors   []PackageError   // packages that do not load, each error once
 	total    int              // non-standard packages go vet will analyze (for progress)
 	testDels []string         // absolute paths of test files to hide from go vet
+	testOnly int              // packages left out because they have only test files
+}
+
+// ErrNoPackages says the patterns named no package to analyze: analyzing
+// nothing must not pass for a clean verdict.
+type ErrNoPackages struct {
+	Patterns []string
+	TestOnly bool // packages matched, but only with _test.go files (no --tests)
+}
+
+func (e *ErrNoPackages) Error() string {
+	ps := strings.Join(e.Patterns, " ")
+	if e.TestOnly {
+		return fmt.Sprintf("%s matched only _test.go files: add --tests to analyze them", ps)
+	}
+	return fmt.Sprintf("%s matched no Go packages: give patterns that name directories with .go files, such as ./... inside the module", ps)
 }
 
 // ErrNoModule says the working directory is not inside a Go module.
@@ -132,6 +148,7 @@ func list(ctx context.Context, opts Options, goCmd, dir string) (*plan, error) {
 		}
 		if !opts.Tests {
 			if len(lp.GoFiles)+len(lp.CgoFiles) == 0 {
+				p.testOnly++
 				continue // only test files: nothing to analyze without --tests
 			}
 			for _, f := range append(lp.TestGoFiles, lp.XTestGoFiles...) {
