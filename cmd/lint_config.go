@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -12,6 +13,7 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/analyzer/ruledoc"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
+	"github.com/idemcheck/idemcheck/internal/suggest"
 	"github.com/idemcheck/idemcheck/internal/ui"
 )
 
@@ -42,6 +44,9 @@ func loadLintConfig(opts *LintOptions) (*config.Config, string, []string, error)
 	if err != nil {
 		return nil, "", nil, UsageErrorf("%v", err)
 	}
+	if err := checkDisabledRules(cfg); err != nil {
+		return nil, "", nil, UsageErrorf("%s: %v", path, err)
+	}
 	value := config.Encode(data)
 	var flags []string
 	for _, a := range suite.Analyzers() {
@@ -50,6 +55,28 @@ func loadLintConfig(opts *LintOptions) (*config.Config, string, []string, error)
 		}
 	}
 	return cfg, path, flags, nil
+}
+
+// checkDisabledRules refuses a rule ID in disable: that no rule has: a
+// typo would otherwise leave the rule on without a word. (The config
+// package checks the ID's shape; it cannot import the suite, which
+// imports it.)
+func checkDisabledRules(cfg *config.Config) error {
+	var ids []string
+	for _, r := range suite.Rules() {
+		ids = append(ids, r.ID)
+	}
+	for _, id := range cfg.Disable {
+		if slices.Contains(ids, id) {
+			continue
+		}
+		hint := ""
+		if s := suggest.Unique(id, ids); s != "" {
+			hint = " (did you mean " + s + "?)"
+		}
+		return fmt.Errorf("invalid config: disable: no rule %s%s; the rules are %s", id, hint, strings.Join(ids, ", "))
+	}
+	return nil
 }
 
 // withoutDisabled drops findings of rules the configuration turns off

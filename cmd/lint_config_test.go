@@ -122,6 +122,23 @@ func TestLintConfigErrors(t *testing.T) {
 	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "missing.yaml") {
 		t.Errorf("missing --config: %v", err)
 	}
+	// A rule ID no rule has is an error, with a suggestion only when one
+	// rule is the closest.
+	for disable, want := range map[string]string{
+		"[IDEM009]": "disable: no rule IDEM009; the rules are IDEM001, ",
+		"[idem050]": "disable: no rule IDEM050 (did you mean IDEM005?)",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, ".idemcheck.yaml"), []byte("disable: "+disable+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = runLint(t, &LintOptions{Dir: dir})
+		if exitCode(err) != ExitUsage || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), ".idemcheck.yaml: invalid config: "+want) {
+			t.Errorf("disable: %s: %v", disable, err)
+		}
+		if disable == "[IDEM009]" && strings.Contains(err.Error(), "did you mean") {
+			t.Errorf("disable: %s: a guess among equally close rules: %v", disable, err)
+		}
+	}
 }
 
 func TestLintSARIFAndGitHubFormats(t *testing.T) {

@@ -8,7 +8,25 @@ import "strings"
 // distance, or a candidate that name is a prefix of), or "" when none is
 // close enough to be a plausible typo.
 func Closest(name string, candidates []string) string {
-	best, bestDist := "", 0
+	best, _ := closest(name, candidates)
+	return best
+}
+
+// Unique is Closest when no other candidate is as close, and "" otherwise:
+// for names that differ by a character or two, such as rule IDs
+// ("IDEM009" is one edit from each of IDEM001…IDEM007), where picking one
+// of several equally close would be a guess.
+func Unique(name string, candidates []string) string {
+	best, ties := closest(name, candidates)
+	if ties > 1 {
+		return ""
+	}
+	return best
+}
+
+// closest returns the nearest candidate and how many are that near.
+func closest(name string, candidates []string) (string, int) {
+	best, bestDist, ties := "", 0, 0
 	lname := strings.ToLower(name)
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
@@ -16,11 +34,15 @@ func Closest(name string, candidates []string) string {
 		if len(lname) >= 3 && strings.HasPrefix(lc, lname) {
 			d = 1
 		}
-		if d <= maxDistance(name) && (best == "" || d < bestDist) {
-			best, bestDist = c, d
+		switch {
+		case d > maxDistance(name):
+		case best == "" || d < bestDist:
+			best, bestDist, ties = c, d, 1
+		case d == bestDist:
+			ties++
 		}
 	}
-	return best
+	return best, ties
 }
 
 // maxDistance allows one edit in short names and two in longer ones.

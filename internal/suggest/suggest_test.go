@@ -23,3 +23,17 @@ func TestClosest(t *testing.T) {
 		t.Errorf("Closest(disabel) = %q", got)
 	}
 }
+
+func TestUnique(t *testing.T) {
+	rules := []string{"IDEM001", "IDEM002", "IDEM003", "IDEM004", "IDEM005", "IDEM006", "IDEM007"}
+	for name, want := range map[string]string{
+		"IDEM010": "IDEM001", // swapped digits: the only rule one edit away
+		"IDEM070": "IDEM007",
+		"IDEM009": "", // one edit from every rule: no guess
+		"IDEM999": "",
+	} {
+		if got := Unique(name, rules); got != want {
+			t.Errorf("Unique(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
