@@ -56,7 +56,7 @@ lint drives ` + "`go vet -vettool=idemcheck`" + `, so unchanged packages come fr
 build cache; the verdict does not depend on what earlier runs cached.
 Packages that fail to load or type-check are listed, and the others are
 still analyzed and reported. Exit status: 0 no findings, 1 findings, 2 some
-package not analyzed, or bad flags.`,
+package not analyzed, no package to analyze, or bad flags.`,
 		Example: `  idemcheck lint ./examples/demo/...
   idemcheck lint --format json ./examples/demo/...
   idemcheck lint --explain IDEM001`,
