@@ -50,30 +50,32 @@ func TestUnknownFlagIsUsageError(t *testing.T) {
 }
 
 func TestUnknownFlagSuggestsTheClosest(t *testing.T) {
-	for args, want := range map[string]string{
+	wantUsageErrors(t, map[string]string{
 		"lint --fromat json":    "idemcheck: unknown flag --fromat: did you mean --format?\n",
 		"derive --tennant acme": "idemcheck: unknown flag --tennant: did you mean --tenant?\n",
 		"lint --verbose":        "idemcheck: unknown flag --verbose; run 'idemcheck lint --help' for the flags\n",
 		"normcheck -Z":          "idemcheck: unknown shorthand flag: 'Z' in -Z; run 'idemcheck normcheck --help' for the flags\n",
-	} {
-		code, _, errOut := runRoot(t, "v0", strings.Fields(args)...)
-		if code != ExitUsage || errOut != want {
-			t.Errorf("%s: exit %d, stderr %q; want exit %d, %q", args, code, errOut, ExitUsage, want)
-		}
-	}
+	})
 }
 
 // A value that does not parse is named with what the flag wants, never with
 // the Go parser that refused it.
 func TestBadFlagValueSaysWhatTheFlagWants(t *testing.T) {
-	for args, want := range map[string]string{
+	wantUsageErrors(t, map[string]string{
 		"lint --tests=maybe ./x":                "idemcheck: --tests \"maybe\": want true or false\n",
 		"restart-test --timeout abc":            "idemcheck: --timeout \"abc\": want a duration such as 30s or 2m\n",
 		"normcheck --timeout 1x":                "idemcheck: --timeout \"1x\": want a duration such as 30s or 2m\n",
 		"restart-test --max-attempts x":         "idemcheck: --max-attempts \"x\": want a whole number\n",
 		"restart-test --seed 1e99":              "idemcheck: --seed \"1e99\": want a whole number\n",
 		"derive --workers 99999999999999999999": "idemcheck: --workers \"99999999999999999999\": out of range; want a smaller whole number\n",
-	} {
+	})
+}
+
+// wantUsageErrors runs each command line (split on spaces) and wants exit 2
+// with exactly the given stderr.
+func wantUsageErrors(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for args, want := range cases {
 		code, _, errOut := runRoot(t, "v0", strings.Fields(args)...)
 		if code != ExitUsage || errOut != want {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d, %q", args, code, errOut, ExitUsage, want)
