@@ -87,11 +87,7 @@ func lintRun(opts *LintOptions) error {
 	if opts.Explain != "" {
 		rule, ok := suite.Rule(opts.Explain)
 		if !ok {
-			ids := make([]string, 0)
-			for _, r := range suite.Rules() {
-				ids = append(ids, r.ID)
-			}
-			return UsageErrorf("unknown rule %q (rules: %s)", opts.Explain, strings.Join(ids, ", "))
+			return UsageErrorf("unknown rule %q (rules: %s)", opts.Explain, strings.Join(suite.RuleIDs(), ", "))
 		}
 		return writeRuleDoc(opts.IO.Out, rule, ui.New(opts.IO.Out, opts.IO.ColorEnabled()))
 	}

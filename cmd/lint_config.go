@@ -62,10 +62,7 @@ func loadLintConfig(opts *LintOptions) (*config.Config, string, []string, error)
 // package checks the ID's shape; it cannot import the suite, which
 // imports it.)
 func checkDisabledRules(cfg *config.Config) error {
-	var ids []string
-	for _, r := range suite.Rules() {
-		ids = append(ids, r.ID)
-	}
+	ids := suite.RuleIDs()
 	for _, id := range cfg.Disable {
 		if slices.Contains(ids, id) {
 			continue

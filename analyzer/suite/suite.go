@@ -54,6 +54,15 @@ func Rules() []ruledoc.Rule {
 	return out
 }
 
+// RuleIDs returns every rule's ID, sorted.
+func RuleIDs() []string {
+	var ids []string
+	for _, r := range Rules() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
 // Rule returns the documentation of the rule with the given ID
 // (case-insensitive).
 func Rule(id string) (ruledoc.Rule, bool) {
