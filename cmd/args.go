@@ -104,15 +104,22 @@ func redactArgsIn(dir, msg string, args []string) string {
 // isExistingPath reports whether a names a file or directory, or is a
 // package pattern like ./x/... below one, relative to dir.
 func isExistingPath(dir, a string) bool {
-	d, ok := localPatternDir(a)
+	d, ok := patternPath(dir, a)
 	if !ok {
 		return false
 	}
-	if dir != "" && !filepath.IsAbs(d) {
-		d = filepath.Join(dir, d)
-	}
 	_, err := os.Stat(d)
 	return err == nil
+}
+
+// patternPath is the path a local package pattern names, relative to dir
+// ("" is the working directory), and false for an import path.
+func patternPath(dir, a string) (string, bool) {
+	d, ok := localPatternDir(a)
+	if ok && dir != "" && !filepath.IsAbs(d) {
+		d = filepath.Join(dir, d)
+	}
+	return d, ok
 }
 
 // localPatternDir returns the path a local package pattern (./x, ../x/...,

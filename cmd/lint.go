@@ -172,25 +172,26 @@ func checkLocalPatterns(dir string, patterns []string) error {
 		if strings.HasPrefix(p, "-") {
 			return UsageErrorf("argument %d starts with a dash: flags go before the package patterns, and no pattern starts with one", i+1)
 		}
-		d, ok := localPatternDir(p)
+		d, ok := patternPath(dir, p)
 		if !ok {
 			if err := checkBarePath(dir, p); err != nil {
 				return err
 			}
 			continue
 		}
-		if !filepath.IsAbs(d) && dir != "" {
-			d = filepath.Join(dir, d)
-		}
 		st, err := os.Stat(d)
 		switch {
 		case err != nil:
 			return UsageErrorf("no directory %s: lint takes package patterns such as ./... or ./cmd/server", p)
 		case !st.IsDir():
-			return UsageErrorf("%s is a file: lint takes package patterns such as ./... or ./cmd/server, not files", p)
+			return filePatternError(p)
 		}
 	}
 	return nil
+}
+
+func filePatternError(p string) error {
+	return UsageErrorf("%s is a file: lint takes package patterns such as ./... or ./cmd/server, not files", p)
 }
 
 // checkBarePath refuses a pattern without ./ that names a file or directory
@@ -207,7 +208,7 @@ func checkBarePath(dir, p string) error {
 	case err != nil:
 		return nil
 	case !st.IsDir():
-		return UsageErrorf("%s is a file: lint takes package patterns such as ./... or ./cmd/server, not files", p)
+		return filePatternError(p)
 	}
 	return UsageErrorf("%s is read as an import path, not as the directory here: write ./%s", p, p)
 }
