@@ -57,26 +57,15 @@ func CheckLoopback(dsn string) error {
 // parseDSN parses a libpq DSN. A URL of another scheme is refused up front:
 // pgconn would read it as keyword/value and echo it mangled.
 func parseDSN(dsn string) (*pgconn.Config, error) {
-	if scheme, _, ok := strings.Cut(dsn, "://"); ok && isScheme(scheme) &&
-		scheme != "postgres" && scheme != "postgresql" {
-		return nil, fmt.Errorf("bad DSN: scheme %q is not PostgreSQL; want postgres://USER@HOST:PORT/DATABASE", scheme)
+	if u, err := url.Parse(dsn); err == nil && strings.Contains(dsn, "://") &&
+		u.Scheme != "postgres" && u.Scheme != "postgresql" {
+		return nil, fmt.Errorf("bad DSN: scheme %q is not PostgreSQL; want postgres://USER@HOST:PORT/DATABASE", u.Scheme)
 	}
 	cfg, err := pgconn.ParseConfig(dsn) // its errors mask the password
 	if err != nil {
 		return nil, fmt.Errorf("bad DSN: %w", err)
 	}
 	return cfg, nil
-}
-
-// isScheme reports whether s is spelled like a URL scheme (RFC 3986).
-func isScheme(s string) bool {
-	for i, r := range s {
-		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // unreachableHint is what to do when no PostgreSQL answers at the DSN.
