@@ -104,6 +104,10 @@ func propsOf(r rune) nfcProps {
 
 func combiningClass(r rune) uint8 { return propsOf(r).class() }
 
+// CombiningClass returns the canonical combining class of r in the tables'
+// Unicode version (Python's unicodedata.combining).
+func CombiningClass(r rune) uint8 { return combiningClass(r) }
+
 // IsNFC reports whether NFC leaves s unchanged, the way CPython's quick
 // check does: true only when no rune can change. It may answer false for
 // text that is already NFC; AppendNFC then gives it back unchanged.
