@@ -199,7 +199,6 @@ type stepResults struct {
 	Pix       string `json:"pix"`
 	PixNFC    bool   `json:"pix_nfc"` // reference side only: its pix_key result is NFC
 	Key       string `json:"key"`     // the key; on the Go side a refusal's reason
-	Block     int    `json:"block"`
 	refused   error  // Go side: the refusal
 }
 
@@ -319,13 +318,12 @@ type exhaustiveConfig struct {
 	Detail    []int    `json:"detail"`
 }
 
-// runExhaustiveReference runs one exhaustive_reference.py and returns its
-// output lines.
-func runExhaustiveReference(t *testing.T, cfg exhaustiveConfig, line func([]byte)) {
-	t.Helper()
+// runExhaustiveReference runs one exhaustive_reference.py and hands each of
+// its output lines to line.
+func runExhaustiveReference(cfg exhaustiveConfig, line func([]byte) error) error {
 	in, err := json.Marshal(cfg)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	cmd := exec.Command(referencePython, exhaustiveScript)
 	cmd.Env = append(os.Environ(), "PYTHONUTF8=1", "PYTHONIOENCODING=utf-8")
@@ -334,19 +332,27 @@ func runExhaustiveReference(t *testing.T, cfg exhaustiveConfig, line func([]byte
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	sc := bufio.NewScanner(out)
 	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line(sc.Bytes())
+	var lineErr error
+	for lineErr == nil && sc.Scan() {
+		lineErr = line(sc.Bytes())
 	}
-	if err := cmd.Wait(); err != nil || sc.Err() != nil {
-		t.Fatalf("%s: %v %v: %s", exhaustiveScript, err, sc.Err(), stderr.String())
+	if lineErr != nil {
+		cmd.Process.Kill()
 	}
+	waitErr := cmd.Wait()
+	for _, err := range []error{lineErr, sc.Err(), waitErr} {
+		if err != nil {
+			return fmt.Errorf("%s: %v: %s", exhaustiveScript, err, lastBytes(stderr.Bytes(), 2000))
+		}
+	}
+	return nil
 }
 
 // pythonDigests runs the reference side in `workers` processes, each taking
@@ -355,27 +361,33 @@ func pythonDigests(t *testing.T, cfg exhaustiveConfig, nblocks, workers int) []b
 	t.Helper()
 	out := make([]blockDigest, nblocks)
 	got := make([]bool, nblocks)
+	errs := make([]error, workers)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for w := range workers {
 		c := cfg
 		c.Workers, c.Worker = workers, w
 		wg.Go(func() {
-			runExhaustiveReference(t, c, func(line []byte) {
+			errs[w] = runExhaustiveReference(c, func(line []byte) error {
 				var n int
 				var d blockDigest
 				if _, err := fmt.Sscanf(string(line), "%d %d %d %s", &n, &d.count, &d.unnormalized, &d.sum); err != nil || n < 0 || n >= nblocks {
-					t.Errorf("%s: bad line %q", exhaustiveScript, line)
-					return
+					return fmt.Errorf("bad line %q", line)
 				}
 				mu.Lock()
 				out[n], got[n] = d, true
 				mu.Unlock()
+				return nil
 			})
 		})
 	}
 	wg.Wait()
-	if i := slices.Index(got, false); i >= 0 && !t.Failed() {
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if i := slices.Index(got, false); i >= 0 {
 		t.Fatalf("%s did not answer block %d", exhaustiveScript, i)
 	}
 	return out
@@ -418,7 +430,7 @@ func TestExhaustiveDifferential(t *testing.T) {
 	diffKeys, diffSteps := 0, 0
 	if len(differing) > 0 {
 		t.Errorf("%d of %d blocks differ from the reference", len(differing), len(blocks))
-		diffKeys, diffSteps = compareBlocks(t, cfg, alphabet, blocks, differing)
+		diffKeys, diffSteps = compareBlocks(t, cfg, differing)
 	}
 	t.Logf("%d symbols, lengths 1 to %d: %d sequences in %d blocks, %d differing keys, %d differing steps, %d blocks differ; refused on purpose (unnormalized-key) where the reference gives a key: %d",
 		len(alphabet), length, sequences, len(blocks), diffKeys, diffSteps, len(differing), refused)
@@ -441,7 +453,7 @@ const maxDetailBlocks = 20
 
 // compareBlocks gets the reference's answers to every sequence of the
 // differing blocks and reports what differs.
-func compareBlocks(t *testing.T, cfg exhaustiveConfig, alphabet []string, blocks []seqBlock, differing []int) (diffKeys, diffSteps int) {
+func compareBlocks(t *testing.T, cfg exhaustiveConfig, differing []int) (diffKeys, diffSteps int) {
 	t.Helper()
 	if len(differing) > maxDetailBlocks {
 		t.Errorf("%d blocks differ; the first %d are compared one sequence at a time", len(differing), maxDetailBlocks)
@@ -450,10 +462,10 @@ func compareBlocks(t *testing.T, cfg exhaustiveConfig, alphabet []string, blocks
 	cfg.Workers, cfg.Detail = 1, differing
 	g := newGoSteps()
 	shown := 0
-	runExhaustiveReference(t, cfg, func(line []byte) {
+	err := runExhaustiveReference(cfg, func(line []byte) error {
 		var want stepResults
 		if err := json.Unmarshal(line, &want); err != nil {
-			t.Fatalf("%s: %q: %v", exhaustiveScript, line, err)
+			return fmt.Errorf("%q: %v", line, err)
 		}
 		got := g.run(want.S)
 		var diffs []string
@@ -476,18 +488,22 @@ func compareBlocks(t *testing.T, cfg exhaustiveConfig, alphabet []string, blocks
 			diffs = append(diffs, fmt.Sprintf("key: go refuses (%v), reference gives %s for a normalized value", got.refused, want.Key))
 		}
 		if len(diffs) == 0 {
-			return
+			return nil
 		}
 		diffSteps++
 		if shown++; shown <= 20 {
-			t.Errorf("%+q (%s):\n  %s", want.S, describeSymbols(want.S, alphabet), strings.Join(diffs, "\n  "))
+			t.Errorf("%+q (%s):\n  %s", want.S, codePoints(want.S), strings.Join(diffs, "\n  "))
 		}
+		return nil
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return diffKeys, diffSteps
 }
 
-// describeSymbols spells a sequence as its code points.
-func describeSymbols(s string, _ []string) string {
+// codePoints spells a sequence as its code points.
+func codePoints(s string) string {
 	var parts []string
 	for _, r := range s {
 		parts = append(parts, fmt.Sprintf("U+%04X", r))

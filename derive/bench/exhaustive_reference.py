@@ -98,9 +98,7 @@ def main():
             if n not in detail:
                 continue
             for t in tails:
-                st = steps(secret, tenant, prefix + t)
-                st["block"] = n
-                out.write(json.dumps(st) + "\n")
+                out.write(json.dumps(steps(secret, tenant, prefix + t)) + "\n")
             continue
         if n % workers != worker:
             continue
