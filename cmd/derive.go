@@ -285,10 +285,16 @@ type deriveJSON struct {
 	Version   int               `json:"version"`
 	Fields    map[string]string `json:"fields"`
 	Ignored   []string          `json:"ignored"`
+	Warnings  []warningJSON     `json:"warnings,omitempty"`
 	Canonical string            `json:"canonical,omitempty"`
 	Explain   []explainJSON     `json:"explain,omitempty"`
 	Expected  string            `json:"expected,omitempty"`
 	Match     *bool             `json:"match,omitempty"`
+}
+
+type warningJSON struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
 }
 
 type explainJSON struct {
@@ -308,6 +314,9 @@ func writeDeriveJSON(opts *DeriveOptions, res *derive.Result, match bool) error 
 	}
 	for _, f := range res.Fields {
 		out.Fields[f.Name] = f.Normalized
+	}
+	for _, w := range res.Warnings {
+		out.Warnings = append(out.Warnings, warningJSON{Field: w.Field, Message: w.Message})
 	}
 	if opts.Explain {
 		out.Canonical = string(res.Canonical)
@@ -337,6 +346,11 @@ func writeDeriveText(opts *DeriveOptions, res *derive.Result, match bool) error 
 	st := ui.New(w, opts.IO.ColorEnabled())
 	if opts.Explain {
 		writeExplain(w, st, res)
+	} else {
+		// The key stays the only line on stdout.
+		for _, warning := range res.Warnings {
+			fmt.Fprintln(opts.IO.ErrOut, "warning: "+warning.String())
+		}
 	}
 	if opts.Verify == "" {
 		if opts.Explain {
@@ -381,6 +395,9 @@ func writeExplain(w io.Writer, st *ui.Styles, res *derive.Result) {
 		fmt.Fprintf(w, "%s %s\n", st.Warn.Render("warning: payload fields not in the key (add them to the schema, with a new version, only on purpose):"),
 			strings.Join(res.Ignored, ", "))
 	}
+	for _, warning := range res.Warnings {
+		fmt.Fprintln(w, st.Warn.Render("warning: "+warning.String()))
+	}
 }
 
 // quoteForDisplay shows a normalized string so that invisible characters
@@ -403,6 +420,9 @@ func deriveBatch(opts *DeriveOptions, schema *derive.Schema, secret []byte) erro
 	stats, err := schema.RunBatch(secret, opts.IO.In, opts.IO.Out, derive.BatchOptions{Workers: opts.Workers})
 	if err != nil {
 		return UsageErrorf("batch: %v", err)
+	}
+	if stats.Warned > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %d of %d lines: %s\n", stats.Warned, stats.Lines, stats.FirstWarning)
 	}
 	if stats.Failed > 0 {
 		return FindingErrorf("batch: %d of %d lines failed", stats.Failed, stats.Lines)

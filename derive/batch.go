@@ -24,6 +24,22 @@ type BatchOptions struct {
 type BatchStats struct {
 	Lines  int // input lines answered
 	Failed int // lines answered with an error
+	// Warned counts the lines that got a key and a Warning (an integer
+	// on a cents field named like cents); FirstWarning is the first one,
+	// prefixed with its line number. Output lines never carry warnings.
+	Warned       int
+	FirstWarning string
+}
+
+// warn counts a line's warnings into the stats.
+func (s *BatchStats) warn(lineNo int, ws []Warning) {
+	if len(ws) == 0 {
+		return
+	}
+	if s.Warned == 0 {
+		s.FirstWarning = fmt.Sprintf("line %d: %s", lineNo, ws[0])
+	}
+	s.Warned++
 }
 
 // Batch line limits: a chunk of lines is handed to a worker at a time; a
@@ -39,6 +55,7 @@ type chunk struct {
 	firstLine int    // 1-based number of the first line
 	out       []byte
 	failed    int
+	stats     BatchStats // the chunk's warnings
 	done      chan struct{}
 }
 
@@ -93,6 +110,7 @@ func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Write
 		if !ok {
 			stats.Failed++
 		}
+		stats.warn(stats.Lines, bwk.warnings)
 		if _, werr := bw.Write(out); werr != nil {
 			return stats, werr
 		}
@@ -131,7 +149,7 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 			defer wg.Done()
 			bwk := newBatchWorker(s, secret)
 			for c := range work {
-				c.out, c.failed = c.out[:0], 0
+				c.out, c.failed, c.stats = c.out[:0], 0, BatchStats{}
 				start := 0
 				for i, end := range c.ends {
 					var ok bool
@@ -139,6 +157,7 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 					if !ok {
 						c.failed++
 					}
+					c.stats.warn(c.firstLine+i, bwk.warnings)
 					start = end
 				}
 				c.done <- struct{}{}
@@ -156,6 +175,10 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 			<-c.done
 			stats.Lines += len(c.ends)
 			stats.Failed += c.failed
+			if stats.Warned == 0 {
+				stats.FirstWarning = c.stats.FirstWarning
+			}
+			stats.Warned += c.stats.Warned
 			if writeErr == nil {
 				if _, err := bw.Write(c.out); err != nil {
 					writeErr = err
@@ -307,6 +330,7 @@ type batchWorker struct {
 	payload     parser // for payloads given as JSON text inside a string
 	payloadText []byte // such a payload, decoded
 	key         []byte
+	warnings    []Warning // the last line's
 }
 
 func newBatchWorker(s *Schema, secret []byte) *batchWorker {
@@ -338,6 +362,7 @@ func (b *batchWorker) answer(dst, line []byte, lineNo int) ([]byte, bool) {
 var errBlankLine = errors.New("blank line: want a JSON object")
 
 func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
+	b.warnings = b.warnings[:0]
 	if len(bytes.TrimSpace(line)) == 0 {
 		return Value{}, nil, errBlankLine
 	}
@@ -399,6 +424,9 @@ func (b *batchWorker) derive(line []byte) (id Value, key []byte, err error) {
 		return id, nil, fmt.Errorf("payload: want a JSON object, got %s", describeValue(payload))
 	}
 	b.key, err = b.d.appendKeyValue(b.key[:0], ca, tenantJSON, payload, false)
+	if err == nil && len(ca.cents) > 0 {
+		b.warnings = ca.warnings(b.warnings, payload, &b.d.norm)
+	}
 	return id, b.key, err
 }
 

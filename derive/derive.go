@@ -30,6 +30,7 @@ type Result struct {
 	Action    string
 	Fields    []FieldResult // in schema order
 	Ignored   []string      // payload fields not in the schema, in payload order
+	Warnings  []Warning     // likely mistakes in the input; the key is derived all the same
 }
 
 // FieldResult explains one key field: its raw JSON and what it became.
@@ -100,6 +101,7 @@ type compiledAction struct {
 	action *Action
 	rules  []appendRuleFunc
 	views  []viewRuleFunc
+	cents  []int    // indexes of cents fields named like cents (alreadyCentsWarning)
 	order  []int    // field indexes in code point order of their names
 	keys   [][]byte // `"name":` for each field, by field index
 	head   []byte   // `{"a":"<action>","p":{`
@@ -108,7 +110,7 @@ type compiledAction struct {
 
 func compileAction(a *Action) *compiledAction {
 	ca := &compiledAction{action: a, rules: make([]appendRuleFunc, len(a.Fields)), views: make([]viewRuleFunc, len(a.Fields)),
-		order: a.sortedFieldOrder(), keys: make([][]byte, len(a.Fields))}
+		order: a.sortedFieldOrder(), keys: make([][]byte, len(a.Fields)), cents: centsFields(a)}
 	for i, f := range a.Fields {
 		ca.rules[i] = rules[f.Rule].appendFn
 		ca.views[i] = rules[f.Rule].view
@@ -332,7 +334,20 @@ func (d *Deriver) Derive(in Intent) (*Result, error) {
 			res.Ignored = append(res.Ignored, name)
 		}
 	}
+	res.Warnings = ca.warnings(res.Warnings, payload, &d.norm)
 	return res, nil
+}
+
+// warnings appends the warnings about an intent whose fields n holds.
+func (ca *compiledAction) warnings(dst []Warning, payload Value, n *normBuffer) []Warning {
+	for _, i := range ca.cents {
+		f := ca.action.Fields[i]
+		v, _ := payload.Get(f.Name)
+		if w, ok := alreadyCentsWarning(f, v, n.value(i)); ok {
+			dst = append(dst, w)
+		}
+	}
+	return dst
 }
 
 // prepare parses the payload, finds the action and encodes the tenant into

@@ -10,7 +10,7 @@ import (
 // Reason names a deliberate refusal: an input the reference function either
 // refuses too, or would answer with a key that does not stand for what the
 // input says (rounded money, a float's digits, a Python-version-dependent
-// normalization). docs/derive-refusals.md lists them; the differential test
+// normalization). docs/derive.md lists them; the differential test
 // counts refusals by reason.
 type Reason string
 
@@ -25,6 +25,7 @@ const (
 	ReasonNonIntegerID    Reason = "non-integer-text" // a float, boolean or null where text or an integer belongs
 	ReasonIntegerDigits   Reason = "integer-digits"   // an integer of more than 4300 digits: Python refuses to convert it
 	ReasonNewerUnicode    Reason = "newer-unicode"    // a character assigned after the reference Python's Unicode version
+	ReasonUnnormalizedKey Reason = "unnormalized-key" // a pix_key the reference leaves non-NFC: normalizing it again changes it
 	ReasonInvalidText     Reason = "invalid-text"     // invalid UTF-8 or a lone surrogate: Python cannot encode it
 	ReasonDuplicateMember Reason = "duplicate-member" // a JSON object naming a member twice: Python silently keeps the last
 	ReasonNestingDepth    Reason = "nesting-depth"    // JSON nested more than 512 levels deep

@@ -233,9 +233,11 @@ func stringArg(in *RuleInput, scratch *[]byte) ([]byte, error) {
 	return *scratch, nil
 }
 
-// appendPixKey: NFC (CPython's, see pystr.AppendNFC), Python strip, Python lower; then an e-mail key (has
-// '@') is kept as is and any other key keeps only what str.isalnum() accepts;
-// finally NFC again if those steps broke it (see renormalize).
+// appendPixKey: NFC (CPython's, see pystr.AppendNFC), Python strip, Python
+// lower; then an e-mail key (has '@') is kept as is and any other key keeps
+// only what str.isalnum() accepts. That is the reference's rule, step for
+// step. Its result is not always NFC (see checkNormalized): such a key is
+// refused, never normalized once more.
 func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	s, err := stringArg(in, scratch)
 	if err != nil {
@@ -253,7 +255,7 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 	dst = pystr.AppendLower(slices.Grow(dst, len(s)), s)
 	key := dst[start:]
 	if bytes.IndexByte(key, '@') >= 0 {
-		return renormalize(dst, start, scratch), nil
+		return dst, checkNormalized(key, scratch)
 	}
 	// Keep alphanumerics, compacting in place.
 	w := start
@@ -272,7 +274,7 @@ func appendPixKey(dst []byte, in *RuleInput, scratch *[]byte) ([]byte, error) {
 		}
 		r += n
 	}
-	return renormalize(dst[:w], start, scratch), nil
+	return dst[:w], checkNormalized(dst[start:w], scratch)
 }
 
 // belowCombining reports whether every rune of b is below U+0300, the first
@@ -288,18 +290,27 @@ func belowCombining(b []byte) bool {
 	return true
 }
 
-// renormalize applies NFC again to dst[start:] when lowercasing or dropping
-// characters left it unnormalized ("J\u030c" lowers to "j\u030c", which NFC
-// composes to "ǰ"; Hangul jamo separated by a dropped '-' compose to a
-// syllable). The reference stops before this step and so is not idempotent
-// for such input; a normalized key must normalize to itself.
-func renormalize(dst []byte, start int, scratch *[]byte) []byte {
-	if belowCombining(dst[start:]) || pystr.IsNFC(dst[start:]) {
-		return dst
+// checkNormalized refuses a pix_key result that NFC would change. The
+// reference normalizes before it lowercases and drops characters, and those
+// steps can leave text that composes: "J\u030c" lowers to "j\u030c" (NFC:
+// "ǰ"), and dropping the mark of "\u1100\u0301\u1161" leaves the jamo
+// "\u1100\u1161" (NFC: "가"). The reference hashes such a value as it is,
+// so the rule is not idempotent there: a service that stores the normalized
+// key and derives again, or normalizes once more, gets another key. Giving
+// the reference's key would pass that on; giving the renormalized one would
+// differ from the reference. Neither is safe, so the input is refused.
+func checkNormalized(key []byte, scratch *[]byte) error {
+	if belowCombining(key) || pystr.IsNFC(key) {
+		return nil
 	}
 	var runes []rune
-	*scratch = pystr.AppendNFC((*scratch)[:0], dst[start:], &runes)
-	return append(dst[:start], *scratch...)
+	*scratch = pystr.AppendNFC((*scratch)[:0], key, &runes)
+	if bytes.Equal(*scratch, key) {
+		return nil
+	}
+	return refusal(ReasonUnnormalizedKey, fmt.Errorf(
+		"the normalized key %s is not NFC: lowercasing or dropping characters left runes that compose into %s; the reference would hash it unnormalized, so it would not derive the same key again: send the key in NFC without the characters the rule drops",
+		quoteValue(key), quoteValue(*scratch)))
 }
 
 var asciiAlnum = func() (t [utf8.RuneSelf]bool) {

@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -113,6 +114,40 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestPixKeyUnnormalizedResult: where the reference's pix_key leaves a value
+// NFC would change, the key is refused, neither renormalized (a key the
+// reference never gives) nor passed on (a rule that is not idempotent). The
+// NFC itself blocks composition across a mark, for Hangul as for the rest.
+func TestPixKeyUnnormalizedResult(t *testing.T) {
+	refused := []struct{ in, reference string }{
+		{"\u1100\u0301\u1161", "\u1100\u1161"}, // the mark blocks NFC, then isalnum drops it
+		{"\uac00\u0301\u11a8", "\uac00\u11a8"}, // LV, a mark, T
+		{"\u1100-\u1161", "\u1100\u1161"},      // jamo split by punctuation
+		{"J\u030c@X.com", "j\u030c@x.com"},     // lowercasing makes a pair that composes
+	}
+	for _, tt := range refused {
+		got, err := NormalizeString("pix_key", tt.in)
+		if reason, _ := RefusalReason(err); reason != ReasonUnnormalizedKey {
+			t.Errorf("pix_key(%+q) = %+q, %v; want the %s refusal", tt.in, got, err, ReasonUnnormalizedKey)
+			continue
+		}
+		if !strings.Contains(err.Error(), strconv.Quote(tt.reference)) {
+			t.Errorf("pix_key(%+q) refusal %q does not show the reference's value %+q", tt.in, err, tt.reference)
+		}
+	}
+	kept := map[string]string{
+		"\u1100\u0301\u1161@x": "\u1100\u0301\u1161@x", // blocked: stays as the reference's NFC leaves it
+		"\uac00\u0301\u11a8@x": "\uac00\u0301\u11a8@x",
+		"\u1100\u1161\u11a8":   "\uac01",       // composes in the first NFC, as in the reference
+		"\u1161\u11a8":         "\u1161\u11a8", // no L: nothing composes, and IsNFC's "maybe" is resolved
+	}
+	for in, want := range kept {
+		if got, err := NormalizeString("pix_key", in); err != nil || got != want {
+			t.Errorf("pix_key(%+q) = %+q, %v; want %+q", in, got, err, want)
+		}
+	}
+}
+
 func TestStringRules(t *testing.T) {
 	tests := []struct{ rule, in, want string }{
 		{"pix_key", "\u001eJosé@Ex.com", "josé@ex.com"},
@@ -123,8 +158,6 @@ func TestStringRules(t *testing.T) {
 		{"pix_key", "+55 (11) 94187-1401", "5511941871401"},
 		{"pix_key", "ß83533İ", "ß83533i"}, // İ lowers to i + U+0307, which isalnum drops
 		{"pix_key", "½１中ﬁ", "½１中ﬁ"},
-		{"pix_key", "J\u030c@X.com", "\u01f0@x.com"}, // reference: "j\u030c@x.com", not idempotent
-		{"pix_key", "\u1100-\u1161", "\uac00"},       // jamo compose once the '-' is gone
 		{"pix_key", "@ΟΔΟΣ", "@οδος"[:len("@οδο")] + "ς"},
 		{"trim", "\u3000 NF-1\u2028\x1c", "NF-1"},
 		{"trim", "\u200bNF-1\ufeff", "\u200bNF-1\ufeff"},

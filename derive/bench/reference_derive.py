@@ -7,8 +7,11 @@
 
 Input and output lines have the same shape as `idemcheck derive --batch`.
 It applies the same rules, including idemcheck's deliberate refusals
-(sub-cent amounts, non-integer cliente_id, odd amount strings) and the final
-NFC of pix_key, so both sides compute the same function on the same JSONL.
+(sub-cent amounts, non-integer cliente_id, odd amount strings), so both
+sides compute the same function on the same JSONL. pix_key is the
+reference's rule exactly (no NFC after the characters are dropped): idemcheck
+refuses the keys it leaves non-NFC, and the differential tests count those
+refusals.
 """
 import hashlib
 import hmac
@@ -54,8 +57,7 @@ def string(v):
 
 def pix_key(v):
     s = unicodedata.normalize("NFC", string(v)).strip().lower()
-    s = s if "@" in s else "".join(c for c in s if c.isalnum())
-    return unicodedata.normalize("NFC", s)  # idemcheck: keep the rule idempotent
+    return s if "@" in s else "".join(c for c in s if c.isalnum())
 
 
 RULES = {

@@ -8,6 +8,7 @@ import (
 )
 
 //go:generate sh -c "python3 gen_nfc.py > nfc_tables.go && gofmt -w nfc_tables.go"
+//go:generate python3 gen_normtest.py
 
 // Hangul syllables decompose and compose by arithmetic (Unicode §3.12).
 const (
@@ -102,6 +103,10 @@ func propsOf(r rune) nfcProps {
 }
 
 func combiningClass(r rune) uint8 { return propsOf(r).class() }
+
+// CombiningClass returns the canonical combining class of r in the tables'
+// Unicode version (Python's unicodedata.combining).
+func CombiningClass(r rune) uint8 { return combiningClass(r) }
 
 // IsNFC reports whether NFC leaves s unchanged, the way CPython's quick
 // check does: true only when no rune can change. It may answer false for
@@ -222,7 +227,10 @@ func appendComposed(dst []byte, seg []rune) []byte {
 	for _, r := range seg[1:] {
 		class := combiningClass(r)
 		// Not blocked: nothing between the starter and r, or everything
-		// between has a lower class than r.
+		// between has a lower class than r. This is the only composition
+		// path, Hangul's included (compose): a conjoining vowel or trailing
+		// consonant is a starter (class 0), so any mark between blocks it,
+		// as in CPython ("\u1100\u0301\u1161" stays as it is).
 		if lastClass == 0 || lastClass < class {
 			if c, ok := compose(seg[starter], r); ok {
 				seg[starter] = c
