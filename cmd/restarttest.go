@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/idemcheck/idemcheck/internal/input"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/ui"
 	"github.com/idemcheck/idemcheck/restarttest"
@@ -42,6 +42,7 @@ type RestartTestOptions struct {
 	AllowRemote      bool
 	Keep             bool
 	Format           string
+	MaxInput         input.Size // cap of --message, --setup and --model-replies
 
 	ClientKey       bool
 	ClientKeyHeader string
@@ -129,6 +130,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a database that is not on loopback or a unix socket")
 	f.BoolVar(&opts.Keep, "keep", false, "keep the schema after the run, to inspect it")
 	f.StringVar(&opts.Format, "format", "text", "output `FORMAT`: text or json")
+	addMaxInputFlag(f, &opts.MaxInput)
 	f.BoolVar(&opts.ClientKey, "client-key", false, "act as the API's client: a fresh Idempotency-Key per request, the same on every retry, and probe the contract (http:// --deliver)")
 	f.StringVar(&opts.ClientKeyHeader, "client-key-header", "Idempotency-Key", "`NAME` of the key header sent with --client-key")
 	f.StringArrayVar(&opts.ClientHeaders, "client-header", nil, "a `HEADER` 'Name: Value' naming one client, repeatable; the first is sent with every delivery")
@@ -242,7 +244,7 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 	case opts.Rounds < 1:
 		return cfg, UsageErrorf("--rounds must be at least 1")
 	}
-	msg, err := readInput(opts.IO.In, opts.MessageFile)
+	msg, err := readInput(opts.IO.In, opts.MessageFile, opts.MaxInput)
 	if err != nil {
 		return cfg, UsageErrorf("--message: %v", err)
 	}
@@ -266,16 +268,16 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		cfg.Backoff = time.Millisecond
 	}
 	if opts.SetupFile != "" {
-		setup, err := os.ReadFile(opts.SetupFile)
+		setup, err := readFile(opts.SetupFile, opts.MaxInput)
 		if err != nil {
-			return cfg, UsageErrorf("--setup: %v", unwrapPathError(err))
+			return cfg, UsageErrorf("--setup: %v", err)
 		}
 		cfg.Setup = string(setup)
 	}
 	if opts.ModelRepliesFile != "" {
-		data, err := os.ReadFile(opts.ModelRepliesFile)
+		data, err := readFile(opts.ModelRepliesFile, opts.MaxInput)
 		if err != nil {
-			return cfg, UsageErrorf("--model-replies: %v", unwrapPathError(err))
+			return cfg, UsageErrorf("--model-replies: %v", err)
 		}
 		cfg.ModelReplies = restarttest.ParseModelReplies(data)
 		if len(cfg.ModelReplies) == 0 {
