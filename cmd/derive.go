@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -384,7 +385,11 @@ func displayCell(s string) string {
 }
 
 func deriveBatch(opts *DeriveOptions, schema *derive.Schema, secret []byte) error {
-	stats, err := schema.RunBatch(secret, opts.IO.In, opts.IO.Out, derive.BatchOptions{Workers: opts.Workers})
+	stats, err := schema.RunBatch(secret, opts.IO.In, opts.IO.Out, derive.BatchOptions{Workers: opts.Workers, MaxLine: int(opts.MaxInput)})
+	var long *derive.LineTooLongError
+	if errors.As(err, &long) {
+		return UsageErrorf("batch: line %d is larger than %s; raise --%s if it is meant to be that big", long.Line, input.FormatSize(int64(long.Limit)), maxInputFlag)
+	}
 	if err != nil {
 		return UsageErrorf("batch: %v", err)
 	}

@@ -32,16 +32,23 @@ type Secrets struct {
 	long  int      // length of the longest form
 }
 
-// Add registers a secret. Blank secrets (empty or whitespace) are ignored:
-// redacting spaces would only garble the output, and commands refuse them.
+// MinLength is the shortest secret hidden. A shorter one cannot be told
+// from the rest of the output (a one-letter secret would take every such
+// letter out of every key and message), and it protects nothing anyway:
+// trying every secret of 3 bytes takes a moment.
+const MinLength = 4
+
+// Add registers a secret. Secrets shorter than MinLength once trimmed, and
+// blank ones, are ignored: redacting spaces would only garble the output,
+// and commands refuse them.
 func (s *Secrets) Add(secret string) {
-	if strings.TrimSpace(secret) == "" {
+	if len(strings.TrimSpace(secret)) < MinLength {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range forms(secret) {
-		if strings.TrimSpace(f) == "" || s.has(f) {
+		if len(strings.TrimSpace(f)) < MinLength || s.has(f) {
 			continue
 		}
 		s.forms = append(s.forms, asciiLower([]byte(f)))

@@ -87,3 +87,15 @@ func TestCaseDoesNotMatter(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+func TestTooShortToHide(t *testing.T) {
+	var s Secrets
+	s.Add("abc")
+	if got := s.String("abc abcd"); got != "abc abcd" {
+		t.Errorf("%q", got)
+	}
+	s.Add(" abcd ")
+	if got := s.String("abc abcd"); got != "abc "+Placeholder {
+		t.Errorf("%q", got)
+	}
+}
