@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 	"github.com/idemcheck/idemcheck/internal/redact"
 )
 
@@ -151,6 +152,11 @@ func (b BuildInfo) resolved() BuildInfo {
 	return b
 }
 
+// maxErrorLine bounds an error line: whatever a database, a server or a
+// library put in an error (a quoted 100 MB value), the line stays readable.
+const maxErrorLine = 2000
+
+// oneLine folds s to one line of at most about maxErrorLine bytes.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+	return procgroup.Shorten(strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " "), maxErrorLine)
 }

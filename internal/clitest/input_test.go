@@ -142,3 +142,28 @@ func TestFileAboveTheCap(t *testing.T) {
 		})
 	}
 }
+
+// A database error quoting a 10 MB value of the setup is a short line:
+// PostgreSQL's text is cut with its length said.
+func TestHugeSetupValueShortError(t *testing.T) {
+	dsn := testDatabase(t)
+	setup := filepath.Join(t.TempDir(), "setup.sql")
+	huge := strings.Repeat("x", 10<<20)
+	if err := os.WriteFile(setup, []byte("select '"+huge+"'::int;\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	effect := "select '" + strings.Repeat("y", 100<<10) + "'::int"
+	for name, args := range map[string][]string{
+		"setup":      {"--setup", setup, "--max-input-size", "64MiB"},
+		"effect-sql": {"--effect-sql", effect},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := invocation{args: append([]string{"restart-test", "--handler", "true", "--dsn", dsn, "--kill-at", "none",
+				"--message", filepath.Join(repoRoot, "testdata/restart/message.json")}, args...)}.run(t)
+			line := strings.TrimSpace(r.stderr)
+			if r.code != 2 || strings.Contains(line, "\n") || len(line) > 1000 || !strings.Contains(line, "bytes)") {
+				t.Errorf("exit %d, %d bytes of stderr: want exit 2 and one short line saying the length\n%.600s", r.code, len(r.stderr), r.stderr)
+			}
+		})
+	}
+}

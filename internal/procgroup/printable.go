@@ -1,8 +1,10 @@
 package procgroup
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -38,4 +40,18 @@ func isBidiControl(r rune) bool {
 // folded to one space: for quoting output inside a one-line message.
 func OneLine(s string) string {
 	return strings.Join(strings.Fields(Printable(s)), " ")
+}
+
+// Shorten returns s cut to about max bytes, on a character boundary, with
+// the full length said: a database error quoting a 100 MB value must not
+// become a 100 MB message.
+func Shorten(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }
