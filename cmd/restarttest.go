@@ -37,6 +37,7 @@ type RestartTestOptions struct {
 	MaxAttempts      int
 	Timeout          time.Duration
 	Backoff          time.Duration
+	RoundTimeout     time.Duration
 	ProviderFault    string
 	DSN              string
 	AllowRemote      bool
@@ -124,7 +125,8 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.Int64Var(&opts.Seed, "seed", 0, "`SEED` of --kill-at random (default: from the clock, printed)")
 	f.IntVar(&opts.MaxAttempts, "max-attempts", 3, "deliver the message up to `N` times per round until acknowledged")
 	f.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time limit of one attempt, a `DURATION`")
-	f.DurationVar(&opts.Backoff, "backoff", 100*time.Millisecond, "wait this `DURATION` before the first redelivery (doubles after)")
+	f.DurationVar(&opts.Backoff, "backoff", 100*time.Millisecond, "wait this `DURATION` before the first redelivery (doubles after, up to 5s)")
+	f.DurationVar(&opts.RoundTimeout, "round-timeout", restarttest.DefaultRoundTimeout, "stop a round whose deliveries, all attempts and backoffs included, take longer than `DURATION` (exit 2)")
 	f.StringVar(&opts.ProviderFault, "provider-fault", "", "fake provider `FAULT`: 500-once or delay:DURATION")
 	f.StringVar(&opts.DSN, "dsn", "", "PostgreSQL connection `URL` (default DATABASE_URL, PG* variables, else an embedded server)")
 	f.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a database that is not on loopback or a unix socket")
@@ -241,6 +243,8 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		return cfg, UsageErrorf("--timeout must be positive")
 	case opts.Backoff < 0:
 		return cfg, UsageErrorf("--backoff must not be negative")
+	case opts.RoundTimeout <= 0:
+		return cfg, UsageErrorf("--round-timeout must be positive")
 	case opts.Rounds < 1:
 		return cfg, UsageErrorf("--rounds must be at least 1")
 	}
@@ -262,6 +266,7 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		MaxAttempts:    opts.MaxAttempts,
 		Timeout:        opts.Timeout,
 		Backoff:        opts.Backoff,
+		RoundTimeout:   opts.RoundTimeout,
 		Keep:           opts.Keep,
 	}
 	if opts.Backoff == 0 {
