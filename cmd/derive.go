@@ -212,7 +212,14 @@ func deriveRun(opts *DeriveOptions) error {
 // intent (a sub-cent amount, an invalid CPF: the data cannot be keyed), and
 // exit 2 for input that is not an intent at all (not JSON, not an object,
 // an unknown action, a missing field): bad input, as for every command.
+// Every "invalid JSON" is exit 2, also those the parser refuses on purpose
+// (invalid UTF-8, a lone surrogate, a member named twice, nesting deeper
+// than 512 levels), which carry a refusal reason for --batch.
 func deriveError(err error) error {
+	var syntax *derive.SyntaxError
+	if errors.As(err, &syntax) {
+		return UsageErrorf("derive: %v", err)
+	}
 	if _, refused := derive.RefusalReason(err); refused {
 		return FindingErrorf("derive: %v", err)
 	}

@@ -258,8 +258,12 @@ func TestDeriveFailures(t *testing.T) {
 	}{
 		{`{"cliente_id": "C", "valor": "10.005", "chave_pix_destino": "k", "referencia_intencao": "r"}`, "pix.cobranca", 1, `field "valor" (cents)`},
 		{`{"cliente_id": 2.0, "valor": 1, "chave_pix_destino": "k", "referencia_intencao": "r"}`, "pix.cobranca", 1, `field "cliente_id" (text)`},
-		{`{"a": "\ud800"}`, "pix.cobranca", 1, "lone surrogate"},
-		{`{"cliente_id": "C", "cliente_id": "D"}`, "pix.cobranca", 1, "duplicate"},
+		// JSON the parser refuses on purpose is still invalid JSON: exit 2.
+		{`{"a": "\ud800"}`, "pix.cobranca", 2, "invalid JSON at byte 7: lone surrogate"},
+		{`{"cliente_id": "C", "cliente_id": "D"}`, "pix.cobranca", 2, "invalid JSON at byte 20: duplicate member"},
+		{"{\"a\": \"\xff\"}", "pix.cobranca", 2, "invalid JSON at byte 7: invalid UTF-8"},
+		{strings.Repeat("[", 600), "pix.cobranca", 2, "invalid JSON at byte 512: nesting too deep"},
+		{`{"a": 1}` + strings.Repeat(" ", 10) + `{`, "pix.cobranca", 2, "invalid JSON"},
 		{`{"cliente_id": "C", "valor": 1, "referencia_intencao": "r"}`, "pix.cobranca", 2, `"chave_pix_destino"`},
 		{`{"cliente_id": "C"}`, "pix.estorno", 2, `unknown action "pix.estorno"`},
 		{`[1]`, "pix.cobranca", 2, "want a JSON object"},
