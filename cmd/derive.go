@@ -232,7 +232,7 @@ func readSecret(opts *DeriveOptions) ([]byte, error) {
 	var secret []byte
 	var err error
 	if opts.HMACKeyFile != "" {
-		secret, err = readKeyFile(opts.HMACKeyFile, int64(opts.MaxInput), opts.IO.ErrOut)
+		secret, err = readKeyFile(opts.HMACKeyFile, int64(orDefault(opts.MaxInput)), opts.IO.ErrOut)
 	} else {
 		secret, err = envSecret(opts.Getenv)
 	}
@@ -392,7 +392,7 @@ func displayCell(s string) string {
 }
 
 func deriveBatch(opts *DeriveOptions, schema *derive.Schema, secret []byte) error {
-	stats, err := schema.RunBatch(secret, opts.IO.In, opts.IO.Out, derive.BatchOptions{Workers: opts.Workers, MaxLine: int(opts.MaxInput)})
+	stats, err := schema.RunBatch(secret, opts.IO.In, opts.IO.Out, derive.BatchOptions{Workers: opts.Workers, MaxLine: int(orDefault(opts.MaxInput))})
 	var long *derive.LineTooLongError
 	if errors.As(err, &long) {
 		return UsageErrorf("batch: line %d is larger than %s; raise --%s if it is meant to be that big", long.Line, input.FormatSize(int64(long.Limit)), maxInputFlag)

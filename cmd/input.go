@@ -25,6 +25,7 @@ func addMaxInputFlag(f *pflag.FlagSet, size *input.Size) {
 // unreadable file reads "NAME: no such file or directory", without Go's
 // "open" prefix.
 func readInput(stdin io.Reader, name string, limit input.Size) ([]byte, error) {
+	limit = orDefault(limit)
 	if name == "-" {
 		return input.Read(stdin, "stdin", int64(limit))
 	}
@@ -33,7 +34,15 @@ func readInput(stdin io.Reader, name string, limit input.Size) ([]byte, error) {
 
 // readFile reads a file a flag names, refusing more than limit bytes.
 func readFile(name string, limit input.Size) ([]byte, error) {
-	return input.ReadFile(name, int64(limit))
+	return input.ReadFile(name, int64(orDefault(limit)))
+}
+
+// orDefault is the default cap for options built without the flag.
+func orDefault(limit input.Size) input.Size {
+	if limit <= 0 {
+		return input.DefaultLimit
+	}
+	return limit
 }
 
 // loadSchema reads and validates a YAML schema file (--schema).

@@ -126,7 +126,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.IntVar(&opts.MaxAttempts, "max-attempts", 3, "deliver the message up to `N` times per round until acknowledged")
 	f.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time limit of one attempt, a `DURATION`")
 	f.DurationVar(&opts.Backoff, "backoff", 100*time.Millisecond, "wait this `DURATION` before the first redelivery (doubles after, up to 5s)")
-	f.DurationVar(&opts.RoundTimeout, "round-timeout", restarttest.DefaultRoundTimeout, "stop a round whose deliveries, all attempts and backoffs included, take longer than `DURATION` (exit 2)")
+	f.DurationVar(&opts.RoundTimeout, "round-timeout", restarttest.DefaultRoundTimeout, "stop a round whose deliveries, all attempts and backoffs included, take longer than `DURATION` (exit 2; 0 is the default)")
 	f.StringVar(&opts.ProviderFault, "provider-fault", "", "fake provider `FAULT`: 500-once or delay:DURATION")
 	f.StringVar(&opts.DSN, "dsn", "", "PostgreSQL connection `URL` (default DATABASE_URL, PG* variables, else an embedded server)")
 	f.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a database that is not on loopback or a unix socket")
@@ -243,7 +243,7 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		return cfg, UsageErrorf("--timeout must be positive")
 	case opts.Backoff < 0:
 		return cfg, UsageErrorf("--backoff must not be negative")
-	case opts.RoundTimeout <= 0:
+	case opts.RoundTimeout < 0:
 		return cfg, UsageErrorf("--round-timeout must be positive")
 	case opts.Rounds < 1:
 		return cfg, UsageErrorf("--rounds must be at least 1")
