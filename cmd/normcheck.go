@@ -259,9 +259,11 @@ func writeNormcheckText(ios *iostreams.IOStreams, kind pixkey.Kind, norm *normch
 		if i > 0 {
 			fmt.Fprintln(out)
 		}
-		fmt.Fprintf(out, "%s %s — %s\n", st.Title.Render(kind.String()), st.Code.Render(v.Value), norm.Describe)
+		// The value, paths and names are the user's input: shown, never
+		// obeyed by the terminal.
+		fmt.Fprintf(out, "%s %s — %s\n", st.Title.Render(kind.String()), st.Code.Render(procgroup.Escaped(v.Value)), procgroup.Escaped(norm.Describe))
 		if !v.Valid {
-			fmt.Fprintf(out, "%s %s\n", st.Fail.Render(st.FailMark), v.Error)
+			fmt.Fprintf(out, "%s %s\n", st.Fail.Render(st.FailMark), procgroup.Escaped(v.Error))
 			continue
 		}
 		writeSpellingTable(out, st, norm, v)
@@ -316,7 +318,7 @@ func writeSpellingTable(out io.Writer, st *ui.Styles, norm *normcheck.Normalizer
 		// A key command's output is shown, never obeyed: no escapes.
 		normalized := procgroup.OneLine(s.Normalized)
 		if s.Error != "" {
-			normalized = "error: " + s.Error
+			normalized = "error: " + procgroup.OneLine(s.Error)
 		}
 		result := st.Pass.Render("same")
 		if !s.Same {

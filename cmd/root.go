@@ -156,7 +156,9 @@ func (b BuildInfo) resolved() BuildInfo {
 // library put in an error (a quoted 100 MB value), the line stays readable.
 const maxErrorLine = 2000
 
-// oneLine folds s to one line of at most about maxErrorLine bytes.
+// oneLine folds s to one line of at most about maxErrorLine bytes, with
+// terminal escapes and control characters (from a path, a value, a name
+// the user gave) shown as escapes.
 func oneLine(s string) string {
-	return procgroup.Shorten(strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " "), maxErrorLine)
+	return procgroup.Shorten(procgroup.Escaped(strings.Join(strings.Fields(s), " ")), maxErrorLine)
 }

@@ -81,6 +81,7 @@ func forms(secret string) []string {
 			jsonString(v, true),
 			procgroup.Printable(v),
 			procgroup.OneLine(v),
+			procgroup.Escaped(v),
 			strings.Join(strings.Fields(v), " "),
 		)
 	}
