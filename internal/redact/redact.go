@@ -102,13 +102,15 @@ func jsonString(s string, escapeHTML bool) string {
 // many bytes at its end must wait for more output: they could be the start
 // of a secret that the next write completes. Matching ignores ASCII case:
 // an upper-cased secret (normcheck's spellings) gives it away as well.
-func (s *Secrets) replace(buf []byte) ([]byte, int) {
+// buf itself is never modified; *scratch is reused for its lowered copy.
+func (s *Secrets) replace(buf []byte, scratch *[]byte) ([]byte, int) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if len(s.forms) == 0 {
 		return buf, 0
 	}
-	lower := asciiLower(buf)
+	*scratch = appendLower((*scratch)[:0], buf)
+	lower := *scratch
 	for _, f := range s.forms {
 		if bytes.Contains(lower, f) {
 			buf, lower = replaceFolded(buf, lower, f, s.placeholder())
@@ -143,15 +145,16 @@ func replaceFolded(buf, lower, form, with []byte) ([]byte, []byte) {
 
 // asciiLower is bytes.ToLower for ASCII letters only: it keeps every
 // byte's offset, so a match in it is a match at the same place in b.
-func asciiLower(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
+func asciiLower(b []byte) []byte { return appendLower(make([]byte, 0, len(b)), b) }
+
+func appendLower(dst, b []byte) []byte {
+	for _, c := range b {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		out[i] = c
+		dst = append(dst, c)
 	}
-	return out
+	return dst
 }
 
 func (s *Secrets) placeholder() []byte {
@@ -166,7 +169,8 @@ func (s *Secrets) placeholder() []byte {
 // String returns text with the secrets replaced, for text that is not
 // written through a Writer.
 func (s *Secrets) String(text string) string {
-	out, _ := s.replace([]byte(text))
+	var scratch []byte
+	out, _ := s.replace([]byte(text), &scratch)
 	return string(out)
 }
 
@@ -177,7 +181,8 @@ type Writer struct {
 	s       *Secrets
 	w       io.Writer
 	mu      sync.Mutex
-	pending []byte
+	pending []byte // held back: could be the start of a secret
+	scratch []byte // reused by replace
 }
 
 // NewWriter returns a Writer to w that hides s.
@@ -187,11 +192,19 @@ func NewWriter(w io.Writer, s *Secrets) *Writer { return &Writer{s: s, w: w} }
 func (x *Writer) Write(p []byte) (int, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	buf := append(x.pending, p...)
-	out, hold := x.s.replace(buf)
-	x.pending = append([]byte(nil), out[len(out)-hold:]...)
-	if _, err := x.w.Write(out[:len(out)-hold]); err != nil {
-		return 0, err
+	buf := p
+	if len(x.pending) > 0 {
+		buf = append(x.pending, p...)
+	}
+	out, hold := x.s.replace(buf, &x.scratch)
+	x.pending = append(x.pending[:0:0], out[len(out)-hold:]...)
+	if cap(x.scratch) > 1<<20 {
+		x.scratch = nil // do not keep a huge write's copy
+	}
+	if len(out) > hold {
+		if _, err := x.w.Write(out[:len(out)-hold]); err != nil {
+			return 0, err
+		}
 	}
 	return len(p), nil
 }
@@ -203,7 +216,7 @@ func (x *Writer) Flush() error {
 	if len(x.pending) == 0 {
 		return nil
 	}
-	out, _ := x.s.replace(x.pending)
+	out, _ := x.s.replace(x.pending, &x.scratch)
 	x.pending = nil
 	_, err := x.w.Write(out)
 	return err
