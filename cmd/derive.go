@@ -16,12 +16,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/derive"
+	"github.com/idemcheck/idemcheck/internal/input"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/ui"
 )
-
-// secretEnv is the environment variable holding the HMAC secret.
-const secretEnv = "IDEMPOTENCY_HMAC_KEY"
 
 // DeriveOptions are the parsed flags of `idemcheck derive`.
 type DeriveOptions struct {
@@ -45,6 +43,7 @@ type DeriveOptions struct {
 	HMACKeyFile string
 	// HMACKeyFileSet tells an explicit empty --hmac-key-file from none.
 	HMACKeyFileSet bool
+	MaxInput       input.Size // cap of --payload, --schema and --hmac-key-file
 }
 
 // NewCmdDerive builds `idemcheck derive`.
@@ -96,6 +95,7 @@ line), 2 usage or environment error.`,
 	f.StringVar(&opts.SchemaPath, "schema", "", "YAML schema `FILE` instead of the default (version 1)")
 	f.BoolVar(&opts.PrintSchema, "print-schema", false, "print the schema in use as YAML and exit")
 	f.StringVar(&opts.HMACKeyFile, "hmac-key-file", "", "read the HMAC secret from `PATH` (one trailing newline trimmed)")
+	addMaxInputFlag(f, &opts.MaxInput)
 	_ = f.MarkHidden("workers")
 	return cmd
 }
@@ -168,7 +168,7 @@ func isHex(s string) bool {
 func deriveRun(opts *DeriveOptions) error {
 	schema := derive.DefaultSchema()
 	if opts.SchemaPath != "" {
-		s, err := derive.LoadSchemaFile(opts.SchemaPath)
+		s, err := loadSchema(opts.SchemaPath, opts.MaxInput)
 		if err != nil {
 			return UsageErrorf("--schema: %v", err)
 		}
@@ -212,43 +212,35 @@ func deriveRun(opts *DeriveOptions) error {
 // intent (a sub-cent amount, an invalid CPF: the data cannot be keyed), and
 // exit 2 for input that is not an intent at all (not JSON, not an object,
 // an unknown action, a missing field): bad input, as for every command.
+// Every "invalid JSON" is exit 2, also those the parser refuses on purpose
+// (invalid UTF-8, a lone surrogate, a member named twice, nesting deeper
+// than 512 levels), which carry a refusal reason for --batch.
 func deriveError(err error) error {
+	var syntax *derive.SyntaxError
+	if errors.As(err, &syntax) {
+		return UsageErrorf("derive: %v", err)
+	}
 	if _, refused := derive.RefusalReason(err); refused {
 		return FindingErrorf("derive: %v", err)
 	}
 	return UsageErrorf("derive: %v", err)
 }
 
-// readSecret takes the secret from --hmac-key-file, else the environment.
-// Error messages name where the secret was looked for, never its content.
+// readSecret takes the secret from --hmac-key-file, else the environment,
+// and makes sure the output never shows it.
 func readSecret(opts *DeriveOptions) ([]byte, error) {
+	var secret []byte
+	var err error
 	if opts.HMACKeyFile != "" {
-		data, err := os.ReadFile(opts.HMACKeyFile)
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				// Not the path: a secret pasted as the flag's value would
-				// land in the log.
-				return nil, UsageErrorf("--hmac-key-file: cannot read the file (%v); check the path you gave", pe.Err)
-			}
-			return nil, UsageErrorf("--hmac-key-file: cannot read the secret file")
-		}
-		// One trailing newline, as editors and `echo` add: "\n" or "\r\n".
-		if !bytes.HasSuffix(data, []byte("\r\n")) {
-			data = bytes.TrimSuffix(data, []byte("\n"))
-		} else {
-			data = data[:len(data)-2]
-		}
-		if len(data) == 0 {
-			return nil, UsageErrorf("--hmac-key-file: the file is empty; put the secret in it")
-		}
-		return data, nil
+		secret, err = readKeyFile(opts.HMACKeyFile, int64(orDefault(opts.MaxInput)), opts.IO.ErrOut)
+	} else {
+		secret, err = envSecret(opts.Getenv)
 	}
-	secret := opts.Getenv(secretEnv)
-	if secret == "" {
-		return nil, UsageErrorf("no HMAC secret: set %s or pass --hmac-key-file PATH", secretEnv)
+	if err != nil {
+		return nil, err
 	}
-	return []byte(secret), nil
+	opts.IO.HideSecret(string(secret))
+	return secret, nil
 }
 
 func readPayload(opts *DeriveOptions) ([]byte, error) {
@@ -270,7 +262,7 @@ func readPayload(opts *DeriveOptions) ([]byte, error) {
 		}
 		return payload, nil
 	}
-	data, err := readInput(opts.IO.In, opts.PayloadPath)
+	data, err := readInput(opts.IO.In, opts.PayloadPath, opts.MaxInput)
 	if err != nil {
 		return nil, UsageErrorf("--payload: %v", err)
 	}
@@ -417,7 +409,11 @@ func displayCell(s string) string {
 }
 
 func deriveBatch(opts *DeriveOptions, schema *derive.Schema, secret []byte) error {
-	stats, err := schema.RunBatch(secret, opts.IO.In, opts.IO.Out, derive.BatchOptions{Workers: opts.Workers})
+	stats, err := schema.RunBatch(secret, opts.IO.In, opts.IO.Out, derive.BatchOptions{Workers: opts.Workers, MaxLine: int(orDefault(opts.MaxInput))})
+	var long *derive.LineTooLongError
+	if errors.As(err, &long) {
+		return UsageErrorf("batch: line %d is larger than %s; raise --%s if it is meant to be that big", long.Line, input.FormatSize(int64(long.Limit)), maxInputFlag)
+	}
 	if err != nil {
 		return UsageErrorf("batch: %v", err)
 	}

@@ -258,8 +258,12 @@ func TestDeriveFailures(t *testing.T) {
 	}{
 		{`{"cliente_id": "C", "valor": "10.005", "chave_pix_destino": "k", "referencia_intencao": "r"}`, "pix.cobranca", 1, `field "valor" (cents)`},
 		{`{"cliente_id": 2.0, "valor": 1, "chave_pix_destino": "k", "referencia_intencao": "r"}`, "pix.cobranca", 1, `field "cliente_id" (text)`},
-		{`{"a": "\ud800"}`, "pix.cobranca", 1, "lone surrogate"},
-		{`{"cliente_id": "C", "cliente_id": "D"}`, "pix.cobranca", 1, "duplicate"},
+		// JSON the parser refuses on purpose is still invalid JSON: exit 2.
+		{`{"a": "\ud800"}`, "pix.cobranca", 2, "invalid JSON at byte 7: lone surrogate"},
+		{`{"cliente_id": "C", "cliente_id": "D"}`, "pix.cobranca", 2, "invalid JSON at byte 20: duplicate member"},
+		{"{\"a\": \"\xff\"}", "pix.cobranca", 2, "invalid JSON at byte 7: invalid UTF-8"},
+		{strings.Repeat("[", 600), "pix.cobranca", 2, "invalid JSON at byte 512: nesting too deep"},
+		{`{"a": 1}` + strings.Repeat(" ", 10) + `{`, "pix.cobranca", 2, "invalid JSON"},
 		{`{"cliente_id": "C", "valor": 1, "referencia_intencao": "r"}`, "pix.cobranca", 2, `"chave_pix_destino"`},
 		{`{"cliente_id": "C"}`, "pix.estorno", 2, `unknown action "pix.estorno"`},
 		{`[1]`, "pix.cobranca", 2, "want a JSON object"},
@@ -386,5 +390,50 @@ func TestDeriveSchemaFlags(t *testing.T) {
 	r = runDerive(t, testSecret, "", "--schema", bad, "--tenant", "t", "--action", "refund", "--set", "order=1")
 	if r.code != 2 || !strings.Contains(r.stderr, `"soundex"`) {
 		t.Fatalf("unknown rule: code %d stderr %q", r.code, r.stderr)
+	}
+}
+
+// A blank secret (only whitespace) is a variable or a file filled by
+// mistake, not a secret: one line, exit 2, from the environment and from
+// --hmac-key-file alike.
+func TestDeriveRefusesABlankSecret(t *testing.T) {
+	payload := writeFile(t, "p.json", vecPayload)
+	base := []string{"--tenant", vecTenant, "--action", vecAction, "--payload", payload}
+	for _, blank := range []string{" ", "\t", " \n ", "\r\n"} {
+		r := runDerive(t, blank, "", base...)
+		if r.code != 2 || !strings.Contains(r.stderr, secretEnv+" is blank") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 || r.stdout != "" {
+			t.Errorf("environment %q: code %d stdout %q stderr %q", blank, r.code, r.stdout, r.stderr)
+		}
+	}
+	for _, blank := range []string{"\n\n", "\n\n\n", "  \n", " \t\r\n\r\n", "\n \n"} {
+		key := writeFile(t, "key", blank)
+		r := runDerive(t, testSecret, "", append(base, "--hmac-key-file", key)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "only whitespace") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 || r.stdout != "" {
+			t.Errorf("key file %q: code %d stdout %q stderr %q", blank, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// A key file that its group or others can read gets one line of warning;
+// the key is still derived.
+func TestDeriveWarnsAboutAReadableKeyFile(t *testing.T) {
+	payload := writeFile(t, "p.json", vecPayload)
+	base := []string{"--tenant", vecTenant, "--action", vecAction, "--payload", payload}
+	for mode, warns := range map[os.FileMode]bool{0o600: false, 0o400: false, 0o640: true, 0o644: true, 0o604: true} {
+		key := writeFile(t, "key", vecSecret+"\n")
+		if err := os.Chmod(key, mode); err != nil {
+			t.Fatal(err)
+		}
+		r := runDerive(t, "", "", append(base, "--hmac-key-file", key)...)
+		if r.code != 0 || strings.TrimSpace(r.stdout) != vecKey {
+			t.Fatalf("mode %04o: code %d stdout %q stderr %q", mode, r.code, r.stdout, r.stderr)
+		}
+		warning := strings.TrimSpace(r.stderr)
+		switch {
+		case warns && (!strings.HasPrefix(warning, "warning: --hmac-key-file is readable by its group or others") || strings.Contains(warning, "\n") || strings.Contains(warning, key)):
+			t.Errorf("mode %04o: want one warning line without the path, got %q", mode, r.stderr)
+		case !warns && warning != "":
+			t.Errorf("mode %04o: want no warning, got %q", mode, r.stderr)
+		}
 	}
 }

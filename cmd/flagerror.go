@@ -61,6 +61,8 @@ func wantedValue(typ string, err error) string {
 		return "want a whole number, 0 or more"
 	case "float32", "float64":
 		return "want a number such as 1.5"
+	case "size":
+		return "want a size such as 64MiB"
 	}
 	return "not a valid value"
 }

@@ -3,8 +3,10 @@ package cmd
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +19,7 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/filter"
 	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
+	"github.com/idemcheck/idemcheck/internal/input"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/ui"
 )
@@ -39,6 +42,9 @@ type LintOptions struct {
 	Baseline      string   // baseline file of accepted findings
 	WriteBaseline bool     // write Baseline from this run's findings instead of honouring it
 	Version       string
+	MaxInput      input.Size // cap of --config and --baseline
+
+	baseline *filter.Baseline // read before the analysis
 }
 
 // NewCmdLint builds `idemcheck lint`.
@@ -80,6 +86,7 @@ package not analyzed, no package to analyze, or bad flags.`,
 	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline `FILE`")
 	c.Flags().BoolVar(&opts.WriteBaseline, "write-baseline", false, "record this run's findings in the --baseline file and exit 0")
 	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a `FLAG` to the analyzers, e.g. -IDEM001.keypattern=REGEXP (repeatable)")
+	addMaxInputFlag(c.Flags(), &opts.MaxInput)
 	return c
 }
 
@@ -106,6 +113,9 @@ func lintRun(opts *LintOptions) error {
 	}
 	cfg, cfgPath, cfgFlags, err := loadLintConfig(opts)
 	if err != nil {
+		return err
+	}
+	if opts.baseline, err = readBaseline(opts); err != nil {
 		return err
 	}
 	var progress func(done, total int)
@@ -275,14 +285,30 @@ func adoptionFilters(opts *LintOptions, cfg *config.Config, cfgPath string, fs [
 			return nil, UsageErrorf("%v", err)
 		}
 	}
-	if opts.Baseline != "" && !opts.WriteBaseline {
-		b, err := filter.ReadBaseline(opts.Baseline)
-		if err != nil {
-			return nil, UsageErrorf("%v", err)
-		}
-		fs = b.Filter(fs, dir)
+	if opts.baseline != nil {
+		fs = opts.baseline.Filter(fs, dir)
 	}
 	return fs, nil
+}
+
+// readBaseline reads --baseline, up front: a file that is missing, too
+// large or not a baseline is a usage error before minutes of analysis.
+func readBaseline(opts *LintOptions) (*filter.Baseline, error) {
+	if opts.Baseline == "" || opts.WriteBaseline {
+		return nil, nil
+	}
+	data, err := readFile(opts.Baseline, opts.MaxInput)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, UsageErrorf("baseline %s does not exist: create it with --baseline %s --write-baseline", opts.Baseline, opts.Baseline)
+	}
+	if err != nil {
+		return nil, UsageErrorf("--baseline: %v", err)
+	}
+	b, err := filter.ParseBaseline(opts.Baseline, data)
+	if err != nil {
+		return nil, UsageErrorf("%v", err)
+	}
+	return b, nil
 }
 
 // writeBaseline records findings in --baseline. A run that left packages

@@ -40,7 +40,11 @@ func loadLintConfig(opts *LintOptions) (*config.Config, string, []string, error)
 		}
 		path = found
 	}
-	cfg, data, err := config.Load(path)
+	data, err := readFile(path, opts.MaxInput)
+	if err != nil {
+		return nil, "", nil, UsageErrorf("config: %v", err)
+	}
+	cfg, data, err := config.LoadData(path, data)
 	if err != nil {
 		return nil, "", nil, UsageErrorf("%v", err)
 	}

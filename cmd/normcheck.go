@@ -17,6 +17,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/derive"
 	"github.com/idemcheck/idemcheck/derive/pixkey"
+	"github.com/idemcheck/idemcheck/internal/input"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/procgroup"
 	"github.com/idemcheck/idemcheck/internal/ui"
@@ -45,6 +46,8 @@ type NormcheckOptions struct {
 	Exec    string        // --exec: the user's key command, run with sh -c
 	Payload string        // --payload: JSON object file fed to --exec (- for stdin)
 	Timeout time.Duration // per run of --exec
+
+	MaxInput input.Size // cap of --schema and --payload
 }
 
 // NewCmdNormcheck builds `idemcheck normcheck`.
@@ -94,6 +97,7 @@ command that fails, hangs or prints nothing.`,
 	f.StringVar(&opts.Exec, "exec", "", "audit your own key `COMMAND`: run it with sh -c per spelling, payload on stdin, key on stdout")
 	f.StringVar(&opts.Payload, "payload", "", "JSON object `FILE` sent to --exec (- for stdin)")
 	f.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "kill a --exec run (and its children) after `DURATION`")
+	addMaxInputFlag(f, &opts.MaxInput)
 	return cmd
 }
 
@@ -182,7 +186,7 @@ func ruleNormalizer(opts *NormcheckOptions, kind pixkey.Kind) (*normcheck.Normal
 		schema := derive.DefaultSchema()
 		info.Schema, describe = "default", "default schema"
 		if opts.SchemaFile != "" {
-			s, err := derive.LoadSchemaFile(opts.SchemaFile)
+			s, err := loadSchema(opts.SchemaFile, opts.MaxInput)
 			if err != nil {
 				return nil, UsageErrorf("--schema: %v", err)
 			}
@@ -255,9 +259,11 @@ func writeNormcheckText(ios *iostreams.IOStreams, kind pixkey.Kind, norm *normch
 		if i > 0 {
 			fmt.Fprintln(out)
 		}
-		fmt.Fprintf(out, "%s %s — %s\n", st.Title.Render(kind.String()), st.Code.Render(v.Value), norm.Describe)
+		// The value, paths and names are the user's input: shown, never
+		// obeyed by the terminal.
+		fmt.Fprintf(out, "%s %s — %s\n", st.Title.Render(kind.String()), st.Code.Render(procgroup.Escaped(v.Value)), procgroup.Escaped(norm.Describe))
 		if !v.Valid {
-			fmt.Fprintf(out, "%s %s\n", st.Fail.Render(st.FailMark), v.Error)
+			fmt.Fprintf(out, "%s %s\n", st.Fail.Render(st.FailMark), procgroup.Escaped(v.Error))
 			continue
 		}
 		writeSpellingTable(out, st, norm, v)
@@ -312,7 +318,7 @@ func writeSpellingTable(out io.Writer, st *ui.Styles, norm *normcheck.Normalizer
 		// A key command's output is shown, never obeyed: no escapes.
 		normalized := procgroup.OneLine(s.Normalized)
 		if s.Error != "" {
-			normalized = "error: " + s.Error
+			normalized = "error: " + procgroup.OneLine(s.Error)
 		}
 		result := st.Pass.Render("same")
 		if !s.Same {

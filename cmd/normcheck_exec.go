@@ -28,7 +28,7 @@ func execNormalizer(opts *NormcheckOptions) (*normcheck.Normalizer, error) {
 }
 
 func readPayloadFile(opts *NormcheckOptions) ([]byte, error) {
-	data, err := readInput(opts.IO.In, opts.Payload)
+	data, err := readInput(opts.IO.In, opts.Payload, opts.MaxInput)
 	if err != nil {
 		return nil, UsageErrorf("--payload: %v", err)
 	}

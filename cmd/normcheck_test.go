@@ -361,3 +361,57 @@ func TestNormcheckExecAudits(t *testing.T) {
 	r = runNormcheck(t, "", execArgs("cat >/dev/null; echo constant-key", "cpf", "11144477735")...)
 	r.expect(t, 1, "other_value: another identifier gives the same key", "spellings normalize to")
 }
+
+// rawControl finds a character that would act on a terminal: a C0 or C1
+// control other than newline, DEL, or a bidirectional override.
+func rawControl(s string) (rune, bool) {
+	for _, r := range s {
+		if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// Terminal escapes in normcheck's input (a value, a schema path, a payload
+// path, a field name) are shown as escapes in its header, tables and
+// errors, never written raw.
+func TestNormcheckShowsEscapesInItsInput(t *testing.T) {
+	const hostile = "\x1b]0;pwned\a\x1b[2J\u009b31m\u202e"
+	dir := t.TempDir()
+	schema := filepath.Join(dir, "schema"+hostile+".yaml")
+	payload := filepath.Join(dir, "payload"+hostile+".json")
+	data, err := os.ReadFile(normcheckSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(schema, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(payload, []byte(`{"chave_pix_destino": "x", "other": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string][]string{
+		"valid value":        {"--type", "email", "--rule", "trim_lower", "a@example.com" + hostile},
+		"invalid value":      {"--type", "cpf", "111.444.777-35" + hostile},
+		"schema path":        {"--type", "cpf", "--schema", schema, "--field", "cliente_id", "--action", "pix.cobranca", "111.444.777-35"},
+		"payload path":       {"--type", "cpf", "--exec", "cat >/dev/null; echo k", "--payload", payload, "--field", "chave_pix_destino", "111.444.777-35"},
+		"field name":         {"--type", "cpf", "--exec", "cat >/dev/null; echo k", "--payload", payload, "--field", "f" + hostile, "111.444.777-35"},
+		"exec command":       {"--type", "cpf", "--exec", "cat >/dev/null; echo k #" + hostile, "--payload", payload, "--field", "chave_pix_destino", "111.444.777-35"},
+		"key command output": {"--type", "cpf", "--exec", `cat >/dev/null; printf 'k\033[31m'`, "--payload", payload, "--field", "chave_pix_destino", "111.444.777-35"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := runNormcheck(t, "", args...)
+			if r.stdout+r.stderr == "" {
+				t.Fatalf("exit %d and no output", r.code)
+			}
+			if c, raw := rawControl(r.stdout + r.stderr); raw {
+				t.Errorf("raw %U in the output (exit %d):\nstdout: %q\nstderr: %q", c, r.code, r.stdout, r.stderr)
+			}
+			if name != "key command output" && !strings.Contains(r.stdout+r.stderr, `\x1b`) {
+				t.Errorf("the escape is not shown as \\x1b (exit %d):\nstdout: %q\nstderr: %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}

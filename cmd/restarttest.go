@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/idemcheck/idemcheck/internal/input"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/ui"
 	"github.com/idemcheck/idemcheck/restarttest"
@@ -37,11 +37,13 @@ type RestartTestOptions struct {
 	MaxAttempts      int
 	Timeout          time.Duration
 	Backoff          time.Duration
+	RoundTimeout     time.Duration
 	ProviderFault    string
 	DSN              string
 	AllowRemote      bool
 	Keep             bool
 	Format           string
+	MaxInput         input.Size // cap of --message, --setup and --model-replies
 
 	ClientKey       bool
 	ClientKeyHeader string
@@ -123,12 +125,14 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.Int64Var(&opts.Seed, "seed", 0, "`SEED` of --kill-at random (default: from the clock, printed)")
 	f.IntVar(&opts.MaxAttempts, "max-attempts", 3, "deliver the message up to `N` times per round until acknowledged")
 	f.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time limit of one attempt, a `DURATION`")
-	f.DurationVar(&opts.Backoff, "backoff", 100*time.Millisecond, "wait this `DURATION` before the first redelivery (doubles after)")
+	f.DurationVar(&opts.Backoff, "backoff", 100*time.Millisecond, "wait this `DURATION` before the first redelivery (doubles after, up to 5s)")
+	f.DurationVar(&opts.RoundTimeout, "round-timeout", restarttest.DefaultRoundTimeout, "stop a round whose deliveries, all attempts and backoffs included, take longer than `DURATION` (exit 2; 0 is the default)")
 	f.StringVar(&opts.ProviderFault, "provider-fault", "", "fake provider `FAULT`: 500-once or delay:DURATION")
 	f.StringVar(&opts.DSN, "dsn", "", "PostgreSQL connection `URL` (default DATABASE_URL, PG* variables, else an embedded server)")
 	f.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a database that is not on loopback or a unix socket")
 	f.BoolVar(&opts.Keep, "keep", false, "keep the schema after the run, to inspect it")
 	f.StringVar(&opts.Format, "format", "text", "output `FORMAT`: text or json")
+	addMaxInputFlag(f, &opts.MaxInput)
 	f.BoolVar(&opts.ClientKey, "client-key", false, "act as the API's client: a fresh Idempotency-Key per request, the same on every retry, and probe the contract (http:// --deliver)")
 	f.StringVar(&opts.ClientKeyHeader, "client-key-header", "Idempotency-Key", "`NAME` of the key header sent with --client-key")
 	f.StringArrayVar(&opts.ClientHeaders, "client-header", nil, "a `HEADER` 'Name: Value' naming one client, repeatable; the first is sent with every delivery")
@@ -239,10 +243,12 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		return cfg, UsageErrorf("--timeout must be positive")
 	case opts.Backoff < 0:
 		return cfg, UsageErrorf("--backoff must not be negative")
+	case opts.RoundTimeout < 0:
+		return cfg, UsageErrorf("--round-timeout must be positive")
 	case opts.Rounds < 1:
 		return cfg, UsageErrorf("--rounds must be at least 1")
 	}
-	msg, err := readInput(opts.IO.In, opts.MessageFile)
+	msg, err := readInput(opts.IO.In, opts.MessageFile, opts.MaxInput)
 	if err != nil {
 		return cfg, UsageErrorf("--message: %v", err)
 	}
@@ -260,22 +266,23 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		MaxAttempts:    opts.MaxAttempts,
 		Timeout:        opts.Timeout,
 		Backoff:        opts.Backoff,
+		RoundTimeout:   opts.RoundTimeout,
 		Keep:           opts.Keep,
 	}
 	if opts.Backoff == 0 {
 		cfg.Backoff = time.Millisecond
 	}
 	if opts.SetupFile != "" {
-		setup, err := os.ReadFile(opts.SetupFile)
+		setup, err := readFile(opts.SetupFile, opts.MaxInput)
 		if err != nil {
-			return cfg, UsageErrorf("--setup: %v", unwrapPathError(err))
+			return cfg, UsageErrorf("--setup: %v", err)
 		}
 		cfg.Setup = string(setup)
 	}
 	if opts.ModelRepliesFile != "" {
-		data, err := os.ReadFile(opts.ModelRepliesFile)
+		data, err := readFile(opts.ModelRepliesFile, opts.MaxInput)
 		if err != nil {
-			return cfg, UsageErrorf("--model-replies: %v", unwrapPathError(err))
+			return cfg, UsageErrorf("--model-replies: %v", err)
 		}
 		cfg.ModelReplies = restarttest.ParseModelReplies(data)
 		if len(cfg.ModelReplies) == 0 {

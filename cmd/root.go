@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/internal/iostreams"
+	"github.com/idemcheck/idemcheck/internal/procgroup"
+	"github.com/idemcheck/idemcheck/internal/redact"
 )
 
 // BuildInfo says which build this is. Releases set it with ldflags
@@ -83,12 +85,17 @@ func ExecuteArgs(version string, ios *iostreams.IOStreams, args []string) int {
 
 func execute(b BuildInfo, ios *iostreams.IOStreams, args []string) int {
 	defer catchSIGPIPE()()
+	// Every byte written goes through the secrets' redaction: it is the one
+	// place that sees the output of every command and format.
+	secrets := runSecrets(args, os.Getenv)
 	out := &outputWriter{w: ios.Out}
+	stdout, stderr := redact.NewWriter(out, secrets), redact.NewWriter(ios.ErrOut, secrets)
 	wrapped := *ios
-	wrapped.Out = out
+	wrapped.Out, wrapped.ErrOut, wrapped.Secrets = stdout, stderr, secrets
 	root := newRoot(b, &wrapped)
 	root.SetArgs(args)
 	err := root.Execute()
+	_ = stdout.Flush()
 	if werr := out.failure(); werr != nil {
 		// The command's own error, if any, is most likely this one.
 		err = outputFailedError(werr)
@@ -96,9 +103,10 @@ func execute(b BuildInfo, ios *iostreams.IOStreams, args []string) int {
 	if err != nil {
 		var ee *ExitError
 		if !errors.As(err, &ee) || ee.Err != nil {
-			fmt.Fprintf(ios.ErrOut, "idemcheck: %s\n", oneLine(err.Error()))
+			fmt.Fprintf(stderr, "idemcheck: %s\n", oneLine(err.Error()))
 		}
 	}
+	_ = stderr.Flush()
 	return exitCode(err)
 }
 
@@ -144,6 +152,13 @@ func (b BuildInfo) resolved() BuildInfo {
 	return b
 }
 
+// maxErrorLine bounds an error line: whatever a database, a server or a
+// library put in an error (a quoted 100 MB value), the line stays readable.
+const maxErrorLine = 2000
+
+// oneLine folds s to one line of at most about maxErrorLine bytes, with
+// terminal escapes and control characters (from a path, a value, a name
+// the user gave) shown as escapes.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+	return procgroup.Shorten(procgroup.Escaped(strings.Join(strings.Fields(s), " ")), maxErrorLine)
 }

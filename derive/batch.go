@@ -18,6 +18,32 @@ type BatchOptions struct {
 	// Workers is the number of goroutines deriving keys; 0 means GOMAXPROCS.
 	// Output order never depends on it.
 	Workers int
+	// MaxLine caps the length of one line in bytes; 0 means no cap. A
+	// longer line ends the batch with a *LineTooLongError: input without
+	// newlines (/dev/zero) would otherwise grow one line until memory
+	// runs out.
+	MaxLine int
+}
+
+// LineTooLongError ends a batch at a line longer than BatchOptions.MaxLine.
+type LineTooLongError struct {
+	Line  int // 1-based
+	Limit int
+}
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("line %d is longer than %d bytes", e.Line, e.Limit)
+}
+
+// errLineTooLong is appendLine's answer to a line over its cap; the
+// callers know the line's number.
+var errLineTooLong = errors.New("line too long")
+
+func tooLong(err error, line, limit int) error {
+	if err == errLineTooLong {
+		return &LineTooLongError{Line: line, Limit: limit}
+	}
+	return err
 }
 
 // BatchStats counts what RunBatch did.
@@ -82,9 +108,9 @@ func (s *Schema) RunBatch(secret []byte, r io.Reader, w io.Writer, opts BatchOpt
 	var stats BatchStats
 	var err error
 	if workers == 1 {
-		stats, err = s.runBatchSerial(secret, br, bw)
+		stats, err = s.runBatchSerial(secret, br, bw, opts.MaxLine)
 	} else {
-		stats, err = s.runBatchParallel(secret, br, bw, workers)
+		stats, err = s.runBatchParallel(secret, br, bw, workers, opts.MaxLine)
 	}
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
@@ -92,18 +118,18 @@ func (s *Schema) RunBatch(secret []byte, r io.Reader, w io.Writer, opts BatchOpt
 	return stats, err
 }
 
-func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Writer) (BatchStats, error) {
+func (s *Schema) runBatchSerial(secret []byte, br *bufio.Reader, bw *bufio.Writer, maxLine int) (BatchStats, error) {
 	bwk := newBatchWorker(s, secret)
 	var stats BatchStats
 	var line, out []byte
 	for {
 		var ok bool
 		var err error
-		if line, ok, err = appendLine(br, line[:0]); !ok {
+		if line, ok, err = appendLine(br, line[:0], maxLine); !ok {
 			if err == io.EOF {
 				return stats, nil
 			}
-			return stats, err
+			return stats, tooLong(err, stats.Lines+1, maxLine)
 		}
 		stats.Lines++
 		out, ok = bwk.answer(out[:0], line, stats.Lines)
@@ -133,7 +159,7 @@ func shrink[T any](s []T, max int) []T {
 	return s[:0]
 }
 
-func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Writer, workers int) (BatchStats, error) {
+func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Writer, workers, maxLine int) (BatchStats, error) {
 	inFlight := 2 * workers
 	free := make(chan *chunk, inFlight)
 	for range inFlight {
@@ -200,7 +226,8 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 			for len(c.ends) < chunkLines && len(c.data) < chunkBytes {
 				var ok bool
 				// Lines go straight into the chunk: a huge line is copied once.
-				if c.data, ok, err = appendLine(br, c.data); !ok {
+				if c.data, ok, err = appendLine(br, c.data, maxLine); !ok {
+					err = tooLong(err, lineNo+1, maxLine)
 					break
 				}
 				c.ends = append(c.ends, len(c.data))
@@ -235,17 +262,24 @@ func (s *Schema) runBatchParallel(secret []byte, br *bufio.Reader, bw *bufio.Wri
 }
 
 // appendLine appends the next line, without its "\n" or "\r\n", to dst and
-// reports whether there was one. There is no line length limit.
+// reports whether there was one. A line of more than limit bytes (when
+// limit > 0) is errLineTooLong, found before more than limit bytes of it
+// are kept.
 //
 // A long line is gathered in blocks and copied once into a buffer of its
 // exact size: growing one buffer would copy it again and again and leave
 // up to twice its size behind as garbage, and a 200 MB line must cost
 // about twice its size in all.
-func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
+func appendLine(br *bufio.Reader, dst []byte, limit int) ([]byte, bool, error) {
 	start := len(dst)
 	var blocks [][]byte
+	size := 0
 	for {
 		frag, err := br.ReadSlice('\n')
+		size += len(frag)
+		if limit > 0 && size > limit+len("\r\n") {
+			return dst[:start], false, errLineTooLong
+		}
 		if blocks == nil && len(dst)+len(frag) <= max(cap(dst), smallLine) {
 			dst = append(dst, frag...)
 		} else {
@@ -276,9 +310,15 @@ func appendLine(br *bufio.Reader, dst []byte) ([]byte, bool, error) {
 			if len(dst) > start && dst[len(dst)-1] == '\r' {
 				dst = dst[:len(dst)-1]
 			}
+			if limit > 0 && len(dst)-start > limit {
+				return dst[:start], false, errLineTooLong
+			}
 			return dst, true, nil
 		}
 		// Last line without a final newline.
+		if limit > 0 && len(line) > limit {
+			return dst[:start], false, errLineTooLong
+		}
 		if err == nil {
 			err = io.EOF
 		}

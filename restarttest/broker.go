@@ -195,7 +195,10 @@ func (b *brokerTransport) finalPending(ctx context.Context) (brokerPending, erro
 // the delivery's next attempt.
 func (b *brokerTransport) consume(ctx context.Context, rs *roundState, d int, next *int, settled <-chan struct{}) *attemptRun {
 	armable := rs.kp.Kind != KillNone && rs.kp.Kind != KillConcurrent
-	backoff := rs.h.cfg.Backoff << max(*next-2, 0)
+	backoff := rs.h.cfg.Backoff
+	for i := 2; i < *next && backoff < MaxBackoff; i++ {
+		backoff = rs.h.cfg.nextBackoff(backoff)
+	}
 	var a *attemptRun
 	for ; *next <= rs.h.cfg.MaxAttempts; *next++ {
 		i := *next
@@ -207,7 +210,7 @@ func (b *brokerTransport) consume(ctx context.Context, rs *roundState, d int, ne
 			case <-ctx.Done():
 				return a
 			}
-			backoff *= 2
+			backoff = rs.h.cfg.nextBackoff(backoff)
 		}
 		a = &attemptRun{armed: armable && !rs.killLanded()}
 		a.rec.Delivery, a.rec.Index = d, i

@@ -184,7 +184,7 @@ func (t *clientKeyTransport) deliverUntilAcked(ctx context.Context, rs *roundSta
 			case <-ctx.Done():
 				return
 			}
-			backoff *= 2
+			backoff = rs.h.cfg.nextBackoff(backoff)
 			wait = backoff
 		}
 		a := &attemptRun{armed: armable && !rs.killLanded()}

@@ -196,7 +196,7 @@ func (db *database) resetSchema(ctx context.Context, setup string) error {
 			if gerr := db.guard.check(db.schema); gerr != nil {
 				return gerr // refused by the schema guard: say what it touched
 			}
-			return fmt.Errorf("setup SQL: %w", err)
+			return fmt.Errorf("setup SQL: %w", shortened(err))
 		}
 	}
 	// Setup that changed something outside the schema is rolled back.

@@ -35,8 +35,12 @@ type Config struct {
 	Seed        int64       // with a `random` kill point
 	MaxAttempts int         // deliveries per message, default 3
 	Timeout     time.Duration
-	Backoff     time.Duration // before the first redelivery; doubles after
-	Fault       ProviderFault
+	Backoff     time.Duration // before the first redelivery; doubles after, up to MaxBackoff
+	// RoundTimeout bounds the deliveries of one round, all attempts and
+	// backoffs included (default DefaultRoundTimeout): a round that has
+	// not settled by then ends the run with an EnvError.
+	RoundTimeout time.Duration
+	Fault        ProviderFault
 
 	DSN  string // libpq DSN of a loopback PostgreSQL; see CheckLoopback
 	Keep bool   // keep the schema after the run
@@ -90,6 +94,9 @@ func (c *Config) withDefaults() {
 	}
 	if c.Backoff <= 0 {
 		c.Backoff = 100 * time.Millisecond
+	}
+	if c.RoundTimeout <= 0 {
+		c.RoundTimeout = DefaultRoundTimeout
 	}
 	if c.Env == nil {
 		c.Env = os.Environ()
@@ -432,6 +439,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		h.model.reset()
 	}
 
+	dctx, stopDeliveries := context.WithTimeout(ctx, h.cfg.RoundTimeout)
+	defer stopDeliveries()
 	switch {
 	case kp.Kind == KillResend:
 		if err := rs.prepareResend(); err != nil {
@@ -439,19 +448,22 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		}
 		defer rs.cleanupResend()
 		if h.transport != nil {
-			h.transport.deliver(ctx, rs, 2) // a broker: published again
+			h.transport.deliver(dctx, rs, 2) // a broker: published again
 		} else {
-			rs.deliverResend(ctx)
+			rs.deliverResend(dctx)
 		}
 	case h.transport != nil:
-		h.transport.deliver(ctx, rs, rs.deliveries())
+		h.transport.deliver(dctx, rs, rs.deliveries())
 	default:
-		rs.deliverAll(ctx)
+		rs.deliverAll(dctx)
 	}
 	if h.deliverSrv != nil {
 		h.deliverSrv.stop()
 	}
 	escaped := sweepMarked(h.marker)
+	if ctx.Err() == nil && dctx.Err() != nil {
+		return Round{}, rs.roundTimeout(index)
+	}
 	if rs.envError != nil {
 		return Round{}, rs.envError
 	}

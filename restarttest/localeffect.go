@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
 // LocalEffect is what one --effect-sql query counted in the round's schema
@@ -38,7 +40,7 @@ func (db *database) countLocalEffects(ctx context.Context, queries []string) ([]
 	for _, q := range queries {
 		n, err := countOne(ctx, tx, q)
 		if err != nil {
-			return nil, fmt.Errorf("--effect-sql %q: %v: it must return one integer, counted in the round's schema", q, err)
+			return nil, fmt.Errorf("--effect-sql %q: %v: it must return one integer, counted in the round's schema", procgroup.Shorten(q, maxErrorText), shortened(err))
 		}
 		out = append(out, LocalEffect{Query: q, Count: n})
 	}

@@ -265,6 +265,32 @@ func (rs *roundState) deliverAll(ctx context.Context) {
 	wg.Wait()
 }
 
+// DefaultRoundTimeout bounds a round's deliveries unless
+// Config.RoundTimeout says otherwise: far above what the default three
+// attempts of 30s take, short enough that --max-attempts 1000000000 with a
+// failing handler ends.
+const DefaultRoundTimeout = 10 * time.Minute
+
+// MaxBackoff is where the doubling backoff between redeliveries stops
+// (unless Config.Backoff starts above it): a redelivery an hour later
+// tests nothing more, and doubling on would overflow.
+const MaxBackoff = 5 * time.Second
+
+// nextBackoff doubles a backoff, up to MaxBackoff or the configured one.
+func (c *Config) nextBackoff(b time.Duration) time.Duration {
+	return min(2*b, max(MaxBackoff, c.Backoff))
+}
+
+// roundTimeout is the error of a round whose deliveries did not settle
+// within Config.RoundTimeout.
+func (rs *roundState) roundTimeout(index int) error {
+	rs.mu.Lock()
+	n := len(rs.attempts)
+	rs.mu.Unlock()
+	return envErrorf("round %d (--kill-at %s) did not settle within %s (--round-timeout): %d attempts ran, the last stopped; raise --round-timeout, or lower --max-attempts or --timeout",
+		index, rs.kp, rs.h.cfg.RoundTimeout, n)
+}
+
 // deliverUntilAcked delivers the message and redelivers after a short,
 // doubling backoff until an attempt is acknowledged or the attempts run out.
 func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
@@ -277,7 +303,7 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 			case <-ctx.Done():
 				return
 			}
-			backoff *= 2
+			backoff = rs.h.cfg.nextBackoff(backoff)
 		}
 		// The kill stays armed until it lands: an attempt that failed on
 		// its own first (a provider 500, a crash) does not use it up.

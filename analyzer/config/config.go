@@ -387,6 +387,11 @@ func Load(path string) (*Config, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("config: %v", err)
 	}
+	return LoadData(path, data)
+}
+
+// LoadData parses data, the content of the configuration file at path.
+func LoadData(path string, data []byte) (*Config, []byte, error) {
 	c, err := Parse(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, err)

@@ -86,6 +86,11 @@ func ReadBaseline(path string) (*Baseline, error) {
 	} else if err != nil {
 		return nil, err
 	}
+	return ParseBaseline(path, data)
+}
+
+// ParseBaseline reads the content of the baseline file at path.
+func ParseBaseline(path string, data []byte) (*Baseline, error) {
 	var b Baseline
 	if err := json.Unmarshal(data, &b); err != nil || b.Version != baselineVersion {
 		return nil, fmt.Errorf("%s is not an idemcheck baseline (version %d): write it again with --write-baseline", path, baselineVersion)

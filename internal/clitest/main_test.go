@@ -27,11 +27,12 @@ func TestMain(m *testing.M) {
 
 // invocation is one run of the binary.
 type invocation struct {
-	args   []string
-	env    []string // added to a clean environment (PATH, HOME, TMPDIR)
-	dir    string   // working directory; default the module root
-	stdin  string
-	stdout *os.File // default: a buffer
+	args      []string
+	env       []string // added to a clean environment (PATH, HOME, TMPDIR)
+	dir       string   // working directory; default the module root
+	stdin     string
+	stdinFile string   // a file to read stdin from instead, e.g. /dev/zero
+	stdout    *os.File // default: a buffer
 }
 
 type result struct {
@@ -61,6 +62,14 @@ func (inv invocation) command(ctx context.Context, t testing.TB) (*exec.Cmd, *by
 		c.Dir = repoRoot
 	}
 	c.Stdin = strings.NewReader(inv.stdin)
+	if inv.stdinFile != "" {
+		f, err := os.Open(inv.stdinFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		c.Stdin = f
+	}
 	var stdout, stderr bytes.Buffer
 	c.Stdout, c.Stderr = &stdout, &stderr
 	if inv.stdout != nil {

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/idemcheck/idemcheck/internal/redact"
 )
 
 // IOStreams are the streams of one command invocation. Data goes to Out;
@@ -16,6 +18,10 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
+
+	// Secrets, when set, are hidden from Out and ErrOut; a command that
+	// reads a secret adds it with HideSecret.
+	Secrets *redact.Secrets
 
 	stdoutTTY bool
 	stderrTTY bool
@@ -58,3 +64,11 @@ func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
 func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// HideSecret makes sure secret never appears in the streams' output (when
+// they redact; streams of tests may not).
+func (s *IOStreams) HideSecret(secret string) {
+	if s.Secrets != nil {
+		s.Secrets.Add(secret)
+	}
+}
