@@ -119,7 +119,7 @@ func lintRun(opts *LintOptions) error {
 		Patterns:      opts.Patterns,
 		Tags:          opts.Tags,
 		Tests:         opts.Tests,
-		AnalyzerFlags: append(cfgFlags, opts.AnalyzerFlags...),
+		AnalyzerFlags: append(append(cfgFlags, testsFlags(opts.Tests)...), opts.AnalyzerFlags...),
 		Tool:          opts.Tool,
 		Env:           opts.Env,
 		Progress:      progress,

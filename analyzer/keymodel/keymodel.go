@@ -214,6 +214,25 @@ func (m *Model) Operation(pkg, recv, name string) (kind string, ok bool) {
 	return p.Kind, ok
 }
 
+// Observes reports whether pkg.recv.name only records what it is given
+// (logging, metrics, tracing, error values): a key passed to it is not
+// sent anywhere an effect could repeat.
+func (m *Model) Observes(pkg, recv, name string) bool {
+	kind, ok := m.Operation(pkg, recv, name)
+	return ok && kind == "observe"
+}
+
+// ObservesType reports whether pkg is a package whose functions
+// all observe (logrus.Fields, slog.Attr, zap.Field).
+func (m *Model) ObservesType(pkg string) bool {
+	for _, p := range m.Operations {
+		if p.Kind == "observe" && p.Function == ".*" && p.MatchFunc(pkg, "Type") {
+			return true
+		}
+	}
+	return false
+}
+
 // IsKey reports whether a name denotes an idempotency key.
 func (m *Model) IsKey(name string) bool { return m.Keys.Match(name) }
 
