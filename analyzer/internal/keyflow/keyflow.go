@@ -49,6 +49,7 @@ type Func struct {
 	defs    map[types.Object][]ast.Expr // whole-value assignments
 	fields  map[fieldRef][]ast.Expr     // v.a.b = e
 	writers map[types.Object][]ast.Expr // values written into v (h.Write(x), fmt.Fprint(v, x))
+	decoded map[types.Object][]ast.Expr // what v was decoded from (json.Unmarshal(data, &v), dec.Decode(&v)): every field of v
 	elems   map[types.Object][]ast.Expr // v[i] = e, *v = e
 }
 
@@ -265,6 +266,7 @@ func build(info *types.Info, model *keymodel.Model, names map[types.Object]ast.E
 		defs:    map[types.Object][]ast.Expr{},
 		fields:  map[fieldRef][]ast.Expr{},
 		writers: map[types.Object][]ast.Expr{},
+		decoded: map[types.Object][]ast.Expr{},
 		elems:   map[types.Object][]ast.Expr{},
 	}
 	f.KeyFunc = f.IsKeyName(decl.Name.Name) && !f.lookupByKey(decl)
@@ -436,6 +438,15 @@ func (f *Func) call(call *ast.CallExpr) {
 		if u, ok := ast.Unparen(call.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
 			if root := f.rootObj(u.X); root != nil {
 				f.defs[root] = append(f.defs[root], call.Args[0])
+				f.decoded[root] = append(f.decoded[root], call.Args[0])
+			}
+		}
+	}
+	// A decoder filling a variable: json.NewDecoder(r.Body).Decode(&v).
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Decode" && len(call.Args) == 1 {
+		if u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if root := f.rootObj(u.X); root != nil {
+				f.decoded[root] = append(f.decoded[root], sel.X)
 			}
 		}
 	}
@@ -683,6 +694,9 @@ func (w *walker) object(obj types.Object, path string) {
 		for _, d := range f.elems[obj] {
 			w.walk(d)
 		}
+		for _, d := range f.decoded[obj] {
+			w.walk(d)
+		}
 		return
 	}
 	for r, ds := range f.fields {
@@ -694,6 +708,10 @@ func (w *walker) object(obj types.Object, path string) {
 	}
 	for _, d := range f.defs[obj] {
 		w.project(d, path)
+	}
+	// A value decoded from data has every field from that data.
+	for _, d := range f.decoded[obj] {
+		w.walk(d)
 	}
 }
 
