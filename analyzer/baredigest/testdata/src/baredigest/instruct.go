@@ -27,7 +27,7 @@ type envelope struct {
 
 type dedupRecord struct {
 	IdempotencyKey string
-	Source      string
+	Source         string
 }
 
 type dedupStore interface {
