@@ -148,17 +148,21 @@ type Reporter struct {
 
 	generated []*ast.File // files marked "Code generated … DO NOT EDIT."
 	testCode  []ast.Node  // functions taking a *testing.T, B, F or testing.TB
+
+	calls   map[*types.Func][]*ast.CallExpr // calls of this package's functions, on first use
+	relayed map[relayKey]bool
 }
 
 // NewReporter parses the pass's directives for rule.
 func NewReporter(pass *analysis.Pass, rule string) *Reporter {
-	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files)}
+	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files), relayed: map[relayKey]bool{}}
 	for _, f := range pass.Files {
 		if IsGenerated(pass.Fset, f) {
 			r.generated = append(r.generated, f)
 		}
 		r.testCode = append(r.testCode, testFuncs(pass.TypesInfo, f)...)
 	}
+	r.relayImported()
 	return r
 }
 
@@ -235,8 +239,20 @@ func (r *Reporter) inTestCode(pos token.Pos) bool {
 	return false
 }
 
-// Report emits d unless suppressed. The rule ID goes in d.Category.
+// Report emits d unless suppressed. The rule ID goes in d.Category. A
+// finding in generated code is reported at the callers of the generated
+// function (see relocate), and in the generated file itself only when the
+// configuration includes generated files.
 func (r *Reporter) Report(d analysis.Diagnostic) {
+	if d.Category == "" || d.Category == r.Rule {
+		if r.inGenerated(d.Pos) && !r.Index.Suppressed(r.Rule, d.Pos) {
+			r.relocate(d)
+		}
+	}
+	r.report(d)
+}
+
+func (r *Reporter) report(d analysis.Diagnostic) {
 	if r.Index.Suppressed(r.Rule, d.Pos) || r.dropped(d.Pos) {
 		return
 	}
@@ -277,13 +293,5 @@ func (r *Reporter) dropped(pos token.Pos) bool {
 	if !keymodel.TestCode() && r.inTestCode(pos) {
 		return true // test support outside _test.go: only with --tests
 	}
-	if cfg.IncludesGenerated() {
-		return false
-	}
-	for _, f := range r.generated {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return true
-		}
-	}
-	return false
+	return !cfg.IncludesGenerated() && r.inGenerated(pos)
 }
