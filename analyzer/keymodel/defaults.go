@@ -107,7 +107,26 @@ var builtin = config.Config{
 		{Package: "github.com/redis/go-redis/...", Function: "Set|SetNX|HSet|HSetNX|SAdd", Kind: "store"},
 		// stripe-go (package functions like paymentintent.New and the
 		// client's services like sc.V1PaymentIntents.Create).
-		{Package: "github.com/stripe/stripe-go/...", Function: "New|Create.*", Kind: "create"},
+		// Creates are judged by effect: those that move money or create a
+		// billable object act; a checkout or portal session, a webhook
+		// endpoint, an account link, a customer or a product is harmless
+		// to repeat (a spare object, nothing charged).
+		{Package: "github.com/stripe/stripe-go/*/charge", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/paymentintent", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/transfer", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/transferreversal", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/payout", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/refund", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/feerefund", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/invoice", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/invoiceitem", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/creditnote", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/subscription", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/subscriptionitem", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/subscriptionschedule", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/topup", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/...", Receiver: "v1(Charge|PaymentIntent|Transfer|TransferReversal|Payout|Refund|FeeRefund|Invoice|InvoiceItem|CreditNote|Subscription|SubscriptionItem|SubscriptionSchedule|Topup)Service", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "New|Create.*", Kind: "harmless"},
 		{Package: "github.com/stripe/stripe-go/...", Function: "Capture.*", Kind: "capture"},
 		{Package: "github.com/stripe/stripe-go/...", Function: "Confirm.*", Kind: "confirm"},
 		{Package: "github.com/stripe/stripe-go/...", Function: "Pay", Kind: "pay"},
