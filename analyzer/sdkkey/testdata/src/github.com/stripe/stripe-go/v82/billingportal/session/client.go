@@ -3,4 +3,6 @@ package session
 
 import stripe "github.com/stripe/stripe-go/v82"
 
-func New(params *stripe.BillingPortalSessionParams) (*stripe.BillingPortalSession, error) { return nil, nil }
+func New(params *stripe.BillingPortalSessionParams) (*stripe.BillingPortalSession, error) {
+	return nil, nil
+}
