@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 func firstValid(ps ...token.Pos) token.Pos {
@@ -40,7 +42,7 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		name, tag := fieldOf(fa.X.Type(), fa.Field)
 		pkg := structPkg(fa.X.Type())
 		strong := e.model.SinkField(pkg, name)
-		if strong || keys.Match(name) || keys.Match(tag) {
+		if strong || keys.Match(name) || keys.Match(tag) || keymodel.RecordKeyField(fa.X.Type(), name) {
 			e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: in.Val, pos: firstValid(in.Pos(), fa.Pos(), in.Val.Pos()),
 				desc: "field " + name, weak: !strong, leaves: e.sentByCall(fa)})
 		}

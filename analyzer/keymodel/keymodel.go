@@ -14,6 +14,7 @@ package keymodel
 
 import (
 	"fmt"
+	"go/types"
 	"regexp"
 	"strings"
 	"sync"
@@ -232,6 +233,27 @@ func (m *Model) ObservesType(pkg string) bool {
 	}
 	return false
 }
+
+// RecordKeyField reports the plain Key or Token field of an idempotency
+// record: a struct type named like IdempotencyRecord, PaymentIntent or
+// DedupEntry. The name matcher picks which field is the key; whether it
+// matters is decided where the record goes.
+func RecordKeyField(t types.Type, field string) bool {
+	if field != "Key" && field != "Token" || t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	_, isStruct := n.Underlying().(*types.Struct)
+	return isStruct && recordName.MatchString(n.Obj().Name())
+}
+
+var recordName = regexp.MustCompile(`(?i)(idempot|intent|dedup|intencao)`)
 
 // IsKey reports whether a name denotes an idempotency key.
 func (m *Model) IsKey(name string) bool { return m.Keys.Match(name) }

@@ -16,7 +16,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -403,7 +402,7 @@ func (f *Func) literalSinks(lit *ast.CompositeLit) {
 		}
 		switch t.Underlying().(type) {
 		case *types.Struct:
-			if id, ok := kv.Key.(*ast.Ident); ok && (f.IsKeyName(id.Name) || recordType(t) && isPlainKeyField(id.Name)) && keyType(f.info.TypeOf(kv.Value)) {
+			if id, ok := kv.Key.(*ast.Ident); ok && (f.IsKeyName(id.Name) || keymodel.RecordKeyField(t, id.Name)) && keyType(f.info.TypeOf(kv.Value)) {
 				f.addSink(kv.Value, kv.Value.Pos(), "field "+id.Name)
 			}
 		case *types.Map:
@@ -829,28 +828,7 @@ func (f *Func) Model() *keymodel.Model { return f.model }
 // keyOfRecord reports x.Key where x is an idempotency record (a struct
 // type named like IdempotencyRecord, PaymentIntent or DedupEntry).
 func (f *Func) keyOfRecord(x ast.Expr, field string) bool {
-	return isPlainKeyField(field) && recordType(f.info.TypeOf(x))
-}
-
-func isPlainKeyField(name string) bool { return name == "Key" || name == "Token" }
-
-var recordName = regexp.MustCompile(`(?i)(idempot|intent|dedup|intencao)`)
-
-// recordType reports struct types whose name says they hold idempotency
-// keys, so their plain Key field is one.
-func recordType(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	if !ok {
-		return false
-	}
-	_, isStruct := n.Underlying().(*types.Struct)
-	return isStruct && recordName.MatchString(n.Obj().Name())
+	return keymodel.RecordKeyField(f.info.TypeOf(x), field)
 }
 
 // keyType reports whether a value of type t can be a key: strings, bytes,
