@@ -30,7 +30,7 @@ type LintOptions struct {
 
 	Patterns      []string // package patterns, default ./...
 	Format        string   // a registered report format: text, json, …
-	Tests         bool     // also report findings in _test.go files
+	Tests         bool     // also report findings in test code (_test.go files, testing.TB helpers)
 	Tags          string   // build tags
 	Explain       string   // print the documentation of a rule and exit
 	ConfigPath    string   // --config; "" looks for .idemcheck.yaml upwards from Dir
@@ -78,7 +78,7 @@ package not analyzed, no package to analyze, or bad flags.`,
 		},
 	}
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `FORMAT`: "+strings.Join(report.FormatNames(), ", "))
-	c.Flags().BoolVar(&opts.Tests, "tests", false, "also report findings in _test.go files")
+	c.Flags().BoolVar(&opts.Tests, "tests", false, "also report findings in test code (_test.go files, helpers taking a testing.TB)")
 	c.Flags().StringVar(&opts.Tags, "tags", "", "comma-separated build `TAGS`")
 	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a `RULE` (e.g. IDEM001) and exit")
 	c.Flags().StringVar(&opts.ConfigPath, "config", "", "configuration `FILE` (default: "+config.FileName+" in the working directory or a parent)")
@@ -129,7 +129,7 @@ func lintRun(opts *LintOptions) error {
 		Patterns:      opts.Patterns,
 		Tags:          opts.Tags,
 		Tests:         opts.Tests,
-		AnalyzerFlags: append(cfgFlags, opts.AnalyzerFlags...),
+		AnalyzerFlags: append(append(cfgFlags, testsFlags(opts.Tests)...), opts.AnalyzerFlags...),
 		Tool:          opts.Tool,
 		Env:           opts.Env,
 		Progress:      progress,

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/analyzer/ruledoc"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
@@ -117,4 +118,19 @@ func writeRuleDoc(w io.Writer, r ruledoc.Rule, st *ui.Styles) error {
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
+}
+
+// testsFlags makes the analyzers report test support outside _test.go
+// files (helpers taking a testing.TB) too, for --tests.
+func testsFlags(tests bool) []string {
+	if !tests {
+		return nil
+	}
+	var flags []string
+	for _, a := range suite.Analyzers() {
+		if a.Flags.Lookup(keymodel.TestsFlagName) != nil {
+			flags = append(flags, fmt.Sprintf("-%s.%s", a.Name, keymodel.TestsFlagName))
+		}
+	}
+	return flags
 }

@@ -20,8 +20,12 @@ var Analyzer = &analysis.Analyzer{
 	URL:       Rule.URL(),
 	Run:       run,
 	Requires:  []*analysis.Analyzer{keymodel.Analyzer},
-	FactTypes: []analysis.Fact{new(Summary), new(analyzed)},
+	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings)},
 }
+
+// generatedFindings relays findings inside generated code to callers in
+// other packages (see package directive).
+type generatedFindings struct{ directive.GeneratedFindings }
 
 // keyPattern is the -keypattern flag: a key-name pattern that replaces
 // the model's.

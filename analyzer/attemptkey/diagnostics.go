@@ -81,6 +81,19 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 			continue // reported at the helper that attached the key
 		}
 		o := f.o
+		pos := f.pos
+		var effectSteps []analysis.RelatedInformation
+		if f.weak {
+			if eff, ok := e.effectOf(f); ok && eff.call.Pos().IsValid() {
+				// Reported at the call that sends it; where the field
+				// was set, and the returns it crossed, are related.
+				pos = eff.call.Pos()
+				for _, s := range eff.steps {
+					effectSteps = append(effectSteps, analysis.RelatedInformation{Pos: s.pos, Message: s.msg})
+				}
+				effectSteps = append(effectSteps, analysis.RelatedInformation{Pos: pos, Message: "sent by " + shortFuncDisplay(eff.fn)})
+			}
+		}
 		// The message names the source; where it is, is the first step
 		// of the related information, in the same form as every position
 		// of the report.
@@ -106,7 +119,12 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		for _, s := range f.hops {
 			related = append(related, analysis.RelatedInformation{Pos: s.pos, Message: s.msg})
 		}
-		related = append(related, analysis.RelatedInformation{Pos: f.pos, Message: "used as idempotency key: " + f.desc})
+		used := "used as idempotency key: " + f.desc
+		if len(effectSteps) > 0 {
+			used += " in " + shortFuncDisplay(f.fn)
+		}
+		related = append(related, analysis.RelatedInformation{Pos: f.pos, Message: used})
+		related = append(related, effectSteps...)
 		if f.weak {
 			g := group{f.fn, f.o.root}
 			for _, other := range weak[g] {
@@ -118,7 +136,7 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		for _, l := range leaves {
 			related = append(related, analysis.RelatedInformation{Pos: l.pos, Message: "sent by " + shortFuncDisplay(l.fn) + ": " + l.desc})
 		}
-		out = append(out, analysis.Diagnostic{Pos: f.pos, Category: Rule.ID, Message: msg, Related: related})
+		out = append(out, analysis.Diagnostic{Pos: pos, Category: Rule.ID, Message: msg, Related: related})
 	}
 	return out
 }

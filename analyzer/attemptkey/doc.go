@@ -8,8 +8,9 @@
 // An idempotency key only holds if every attempt computes the same one. A key
 // built from a value drawn inside the attempt — uuid.New(), ulid, xid, ksuid,
 // math/rand or crypto/rand bytes, time.Now(), the transport's message_id,
-// delivery tag, request or trace id, an attempt counter, or the output of an
-// LLM — differs when the queue redelivers the message or the process restarts,
+// the broker's delivery tag or redelivery count, a request or trace id, a
+// retry loop's counter, or the output of an LLM — differs when the queue
+// redelivers the message or the process restarts,
 // so the provider sees a new key and charges again. Drawing the key once per
 // call and reusing it in the call's own retry loop does not help: on a
 // redelivery, the call is the attempt.
@@ -49,7 +50,11 @@
 //
 // # How it works
 //
-// The analyzer tracks values forward over SSA, from sources to sinks:
+// The analyzer tracks values forward over SSA, from sources to sinks. It
+// judges a value by where it comes from and where it goes, never by what
+// it is called: a counter decoded from the message body is as stable as
+// the message, whatever its name, and a log field named idempotency_key
+// repeats nothing.
 //
 //   - Sources (per-attempt values): github.com/google/uuid, gofrs/uuid,
 //     oklog/ulid, rs/xid, segmentio/ksuid, math/rand, math/rand/v2,
@@ -57,11 +62,17 @@
 //     io.ReadFull(rand.Reader, buf)), time.Now and everything computed from
 //     it, stripe-go's NewIdempotencyKey; struct fields, map keys and JSON
 //     tags named like transport or observability identity (message_id,
-//     wamid, delivery_tag, receipt_handle, request_id, trace_id, span_id)
-//     and attempt counters (Attempt, RetryCount, Redelivered); variables
-//     so named count when they are counters or hold a parameter (a handler
+//     wamid, delivery_tag, receipt_handle, request_id, trace_id, span_id);
+//     variables so named count when they hold a parameter (a handler
 //     called with the delivery's id), not when the function assigns them a
-//     value of its own (requestID := deriveKey(o)); and the
+//     value of its own (requestID := deriveKey(o)). Attempt counters count
+//     by provenance only: redelivery metadata the broker sets, read from
+//     the transport envelope (amqp091 Redelivered and DeliveryTag, SQS
+//     ReceiptHandle, NATS NumDelivered, Pub/Sub DeliveryAttempt, River's
+//     Attempt, Temporal's activity Attempt, asynq's GetRetryCount), and
+//     loop counters this process increments (for n := 0; n < max; n++, not
+//     the index of a loop over data); a field, variable or function named
+//     Attempt, Retry or Now is never evidence. And the
 //     output of LLM clients (openai-go, go-openai, anthropic-sdk-go, …),
 //     including net/http responses from a constant model API URL
 //     (api.openai.com, api.anthropic.com, …/chat/completions).
@@ -70,8 +81,14 @@
 //     name followed by a value, stripe-go's IdempotencyKey field and
 //     SetIdempotencyKey, AWS SDK ClientToken, IdempotencyToken,
 //     ClientRequestToken, CallerReference and MessageDeduplicationId, and
-//     any struct field, JSON tag, variable, parameter, map key or function
-//     result whose name matches the key pattern of package keyname.
+//     any struct field, JSON tag, variable, parameter or map key whose
+//     name matches the key pattern of package keyname (and the plain Key of
+//     a struct named like an idempotency record). The name decides only
+//     which field or parameter is the key, never a whole value or a
+//     function: a function named idempotencyKeyFor is reported where its
+//     result is sent, not for its name. Calls the key model marks observe
+//     (logging, metrics, tracing, fmt.Errorf and other error values) are
+//     never sinks, nor are maps only handed to them (logrus.Fields).
 //   - Barriers: values read back from the database (Scan, pgx.CollectRows,
 //     RowTo…, sqlx Get/Select), the incoming request's own Idempotency-Key
 //     header, and configuration (os.Getenv).
@@ -89,7 +106,11 @@
 // the analyzer does not summarize, pass taint from their arguments to their
 // results, with models for writers, readers and decoders.
 //
-// A key is reported once per mistake. Several name-based sinks of one
+// A key is reported once per mistake, at the effect: a key field set in a
+// constructor (NewEventHeader) is reported at the one call that sends the
+// struct (followed through returns, enclosing structs and slices), with
+// the source and the constructor as related information. Several
+// name-based sinks of one
 // source in one function are reported where the key leaves the function
 // (the call that sends it), the others as related information. A key that
 // a shared helper draws and attaches (an SDK's request builder filling in

@@ -154,6 +154,7 @@ type engine struct {
 	capped       []string // bounds that cut the analysis short
 	originLabels map[*origin]*label
 	counterVars  map[*ssa.Global]token.Pos
+	loopCounters map[*ssa.Phi]token.Pos
 	changed      bool
 
 	params        map[paramKey]*label

@@ -241,12 +241,24 @@ func identityKind(name string) string {
 	}
 	n := keyname.Normalize(name)
 	switch {
-	case strings.Contains(n, "attempt") || strings.Contains(n, "retr") || strings.Contains(n, "redeliver") || strings.Contains(n, "count"):
-		return kindAttempt
+	case isCounterName(n):
+		// A field, variable or function named Attempt, RetryCount or
+		// Redelivered says nothing about where its value comes from: a
+		// task decoded from the message body carries the same Attempt on
+		// every redelivery. Counters are found by provenance instead: the
+		// broker's envelope fields (the key model's sources) and counters
+		// this process increments (localCounter).
+		return ""
 	case strings.Contains(n, "request") || strings.Contains(n, "reqid") || strings.Contains(n, "trace") || strings.Contains(n, "span"):
 		return kindRequest
 	}
 	return kindIdentity
+}
+
+// isCounterName reports normalized names of attempt counters and
+// redelivery flags.
+func isCounterName(n string) bool {
+	return strings.Contains(n, "attempt") || strings.Contains(n, "retr") || strings.Contains(n, "redeliver") || strings.Contains(n, "count")
 }
 
 // isHeaderGetter reports methods that read a named value: http.Header.Get,

@@ -8,6 +8,8 @@ package attemptkey
 
 import (
 	"go/token"
+	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -98,4 +100,72 @@ func (e *engine) counters() map[*ssa.Global]token.Pos {
 func loads(v ssa.Value, g *ssa.Global) bool {
 	u, ok := v.(*ssa.UnOp)
 	return ok && u.Op == token.MUL && u.X == g
+}
+
+// localCounter reports a loop counter this process increments (for n :=
+// 0; n < max; n++, for n := range max): each iteration draws a new value,
+// whatever its name. The index of a loop over data (for i := range items,
+// i < len(items), items[i]) is part of the data's structure and stable
+// across redeliveries, so it is not one.
+func (e *engine) localCounter(phi *ssa.Phi) (token.Pos, bool) {
+	if e.loopCounters == nil {
+		e.loopCounters = map[*ssa.Phi]token.Pos{}
+	}
+	if pos, ok := e.loopCounters[phi]; ok {
+		return pos, pos.IsValid()
+	}
+	pos := e.computeLocalCounter(phi)
+	e.loopCounters[phi] = pos
+	return pos, pos.IsValid()
+}
+
+func (e *engine) computeLocalCounter(phi *ssa.Phi) token.Pos {
+	if phi.Comment == "" || strings.HasPrefix(phi.Block().Comment, "rangeindex") {
+		return token.NoPos
+	}
+	if b, ok := phi.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return token.NoPos
+	}
+	var inc token.Pos
+	for _, ed := range phi.Edges {
+		if b, ok := ed.(*ssa.BinOp); ok && (b.Op == token.ADD || b.Op == token.SUB) && (b.X == phi || b.Y == phi) {
+			if _, isConst := b.Y.(*ssa.Const); isConst || b.X != phi {
+				inc = firstValid(b.Pos(), phi.Pos())
+			}
+		}
+	}
+	if !inc.IsValid() {
+		return token.NoPos
+	}
+	for _, r := range *phi.Referrers() {
+		switch r := r.(type) {
+		case *ssa.IndexAddr:
+			if r.Index == phi {
+				return token.NoPos
+			}
+		case *ssa.Index:
+			if r.Index == phi {
+				return token.NoPos
+			}
+		case *ssa.BinOp:
+			other := r.X
+			if other == phi {
+				other = r.Y
+			}
+			if isLenOf(other) {
+				return token.NoPos
+			}
+		}
+	}
+	return inc
+}
+
+// isLenOf reports a len(x) call (of data, not a constant bound).
+func isLenOf(v ssa.Value) bool {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "len"
 }

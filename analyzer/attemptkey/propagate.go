@@ -59,6 +59,9 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 		for _, ed := range in.Edges {
 			e.copyInto(key{in, ""}, e.valKey(ed))
 		}
+		if pos, ok := e.localCounter(in); ok {
+			e.add(key{in, ""}, e.originLabel(e.sourceAt(pos, "variable "+in.Comment, kindCounter)))
+		}
 	case *ssa.BinOp:
 		switch in.Op {
 		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:

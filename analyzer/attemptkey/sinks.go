@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 )
 
 func firstValid(ps ...token.Pos) token.Pos {
@@ -40,13 +42,13 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		name, tag := fieldOf(fa.X.Type(), fa.Field)
 		pkg := structPkg(fa.X.Type())
 		strong := e.model.SinkField(pkg, name)
-		if strong || keys.Match(name) || keys.Match(tag) {
+		if strong || keys.Match(name) || keys.Match(tag) || keymodel.RecordKeyField(fa.X.Type(), name) {
 			e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: in.Val, pos: firstValid(in.Pos(), fa.Pos(), in.Val.Pos()),
 				desc: "field " + name, weak: !strong, leaves: e.sentByCall(fa)})
 		}
 	case *ssa.MapUpdate:
 		s, ok := e.stringValue(in.Key)
-		if !ok || !nameLike(s) {
+		if !ok || !nameLike(s) || e.onlyObserved(in.Map) {
 			return
 		}
 		header := e.model.IsHeader(s)
@@ -71,15 +73,6 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: in.X, isAddr: in.IsAddr, pos: in.Expr.Pos(), desc: "variable " + v.Name(), weak: true, obj: v})
 	case ssa.CallInstruction:
 		e.collectCallSinks(f, in)
-	case *ssa.Return:
-		if f.Parent() != nil || !keys.Match(f.Name()) || setterKeyName(f.Name()) || e.isLookupByKey(f) {
-			return
-		}
-		for _, r := range in.Results {
-			if carriesData(r.Type()) {
-				e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: r, pos: firstValid(in.Pos(), r.Pos()), desc: "result of " + f.Name(), weak: true})
-			}
-		}
 	}
 }
 
@@ -88,6 +81,9 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 	cal := describeCallee(c)
 	if cal.builtin != "" {
 		return
+	}
+	if cal.fn != nil && e.model.Observes(cal.pkg, cal.recv, cal.name) {
+		return // a log field, metric label or error value goes nowhere
 	}
 	keys := e.keys
 	pos := call.Pos()
@@ -124,16 +120,6 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 			desc = "key " + quote(s)
 		}
 		e.sites = append(e.sites, sinkSite{fn: f, instr: call, val: args[i+1], pos: pos, desc: desc, weak: !header, leaves: true})
-	}
-	// The result of a function named like a key: idempotencyKey(order).
-	if _, _, isSource := e.sourceCall(cal); isSource {
-		return // stripe.NewIdempotencyKey: reported where its value is used
-	}
-	if v := call.Value(); v != nil && cal.fn != nil && keys.Match(cal.name) && !e.model.Barrier(cal.pkg, cal.recv, cal.name) {
-		sig := c.Signature()
-		if sig.Results().Len() == 1 && carriesData(sig.Results().At(0).Type()) {
-			e.sites = append(e.sites, sinkSite{fn: f, instr: call, val: v, pos: pos, desc: "result of " + cal.display(), weak: true})
-		}
 	}
 }
 
@@ -189,4 +175,33 @@ func (e *engine) sentByCall(fa *ssa.FieldAddr) bool {
 		}
 	}
 	return false
+}
+
+// onlyObserved reports a map of a logging or tracing package's type
+// (logrus.Fields), or one handed to nothing but such calls: its entries
+// are log fields, not keys.
+func (e *engine) onlyObserved(m ssa.Value) bool {
+	if e.model.ObservesType(structPkg(m.Type())) {
+		return true
+	}
+	observed := false
+	for _, r := range *m.Referrers() {
+		switch r := r.(type) {
+		case *ssa.MapUpdate:
+		case *ssa.MakeInterface:
+			if !e.onlyObserved(r) {
+				return false
+			}
+			observed = true
+		case ssa.CallInstruction:
+			cal := describeCallee(r.Common())
+			if cal.fn == nil || !e.model.Observes(cal.pkg, cal.recv, cal.name) {
+				return false
+			}
+			observed = true
+		default:
+			return false
+		}
+	}
+	return observed
 }

@@ -14,9 +14,10 @@
 // reported: those are never sent to a provider as a key. The last is judged
 // by flow, not by name: a variable or field holding a digest of a received
 // request's or message's body (http.Request.Body, an AMQP delivery, a NATS
-// message, an SQS or Kafka message) and passed to a lookup (a SELECT, or a
-// call named Find/Get/Exists/Seen/Claim…) is a fingerprint, whatever it is
-// called. Sent on as a header or SDK key, the same digest is still reported
+// message, an SQS or Kafka message), or over the fields of what was decoded
+// from it, and passed to a lookup (a SELECT, or a call named
+// Find/Get/Exists/Seen/Claim…), alone or in the struct that holds it, is a
+// fingerprint, whatever it is called and wherever the request sits. Sent on as a header or SDK key, the same digest is still reported
 // there.
 //
 // # Fix

@@ -144,10 +144,34 @@ func usedInLookup(f *keyflow.Func, target types.Object) bool {
 	return found
 }
 
-// passes reports whether one of call's arguments is target itself.
+// passes reports whether one of call's arguments is target itself, or,
+// for a struct field, the struct holding it (a dedup record looked up
+// whole: s.Seen(ctx, rec)).
 func passes(info *types.Info, call *ast.CallExpr, target types.Object) bool {
 	for _, a := range call.Args {
-		if lhsObject(info, ast.Unparen(a)) == target {
+		a = ast.Unparen(a)
+		if lhsObject(info, a) == target || holdsField(info.TypeOf(a), target) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsField reports whether t is (a pointer to) a struct declaring field.
+func holdsField(t types.Type, field types.Object) bool {
+	v, ok := field.(*types.Var)
+	if !ok || !v.IsField() || t == nil {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i) == v {
 			return true
 		}
 	}

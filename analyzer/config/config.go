@@ -76,7 +76,8 @@ type Config struct {
 }
 
 // Pattern names a function or a field. Package is an import path (empty:
-// any package; a trailing "/..." includes sub-packages); Function, Field
+// any package; a trailing "/..." includes sub-packages; a "*" element
+// stands for any one element, such as a major version); Function, Field
 // and Receiver are regular expressions matched against the whole name.
 // The built-in key model (package keymodel) is written with the same type,
 // so a configuration entry is exactly as expressive as a built-in one.
@@ -90,7 +91,9 @@ type Pattern struct {
 	// Kind classifies the entry: for sources what the value is (random,
 	// clock, counter, message-id, request-id, attempt, model), for
 	// operations what the call does (create, charge, capture, confirm, pay,
-	// refund, update, delete, read).
+	// refund, update, delete, read, store; observe for logging, metrics,
+	// tracing and error values, which are never key sinks; harmless for a
+	// create that moves no money and bills nothing).
 	Kind string `yaml:"kind" json:"kind,omitempty"`
 	// Fills is, for a source that writes its value into an argument
 	// instead of returning it (crypto/rand.Read), that argument's index
@@ -169,7 +172,7 @@ func (c *Config) Compile() error {
 // Kinds a source or an operation may have.
 var (
 	SourceKinds    = []string{"random", "clock", "counter", "message-id", "request-id", "attempt", "model"}
-	OperationKinds = []string{"create", "charge", "capture", "confirm", "pay", "refund", "update", "delete", "read", "store"}
+	OperationKinds = []string{"create", "charge", "capture", "confirm", "pay", "refund", "update", "delete", "read", "store", "observe", "harmless"}
 )
 
 func checkKind(list, kind string) error {
@@ -261,6 +264,11 @@ func (p Pattern) MatchField(pkgPath, name string) bool {
 func (p Pattern) matchPackage(pkgPath string) bool {
 	if p.Package == "" || p.Package == pkgPath {
 		return true
+	}
+	if strings.Contains(p.Package, "*") {
+		// A * stands for one path element (a module's major version).
+		ok, _ := path.Match(p.Package, pkgPath)
+		return ok
 	}
 	prefix, ok := strings.CutSuffix(p.Package, "/...")
 	return ok && (pkgPath == prefix || strings.HasPrefix(pkgPath, prefix+"/"))

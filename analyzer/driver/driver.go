@@ -204,17 +204,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Errors = dedupErrors(res.Errors)
 
-	if !opts.Tests {
-		kept := findings[:0]
-		for _, f := range findings {
-			if !strings.HasSuffix(f.File, "_test.go") {
-				kept = append(kept, f)
-			}
-		}
-		findings = kept
-	}
-	var notes []report.Finding
 	kept := findings[:0]
+	for _, f := range findings {
+		inTestCode := strings.HasSuffix(f.File, "_test.go") || p.testSupport[filepath.Dir(absIn(dir, f.File))]
+		if opts.Tests || !inTestCode {
+			kept = append(kept, f)
+		}
+	}
+	findings = kept
+	var notes []report.Finding
+	kept = findings[:0]
 	for _, f := range findings {
 		if analyzer, ok := strings.CutPrefix(f.Rule, notePrefix); ok {
 			f.Rule = analyzer
@@ -438,4 +437,12 @@ func splitPosn(posn, dir string) (string, int, int) {
 		}
 	}
 	return file, line, col
+}
+
+// absIn makes a finding's file, relative to dir when inside it, absolute.
+func absIn(dir, file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(dir, filepath.FromSlash(file))
 }

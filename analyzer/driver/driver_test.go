@@ -211,3 +211,22 @@ func TestVetEnvLeavesTheUsersGCSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestTestSupport: a package only tests import (an e2e helper package),
+// and one only such a package imports, are test support; a package
+// production code imports, and one nothing imports, are not.
+func TestTestSupport(t *testing.T) {
+	pkgs := []*listedPackage{
+		{ImportPath: "m/app", Dir: "/m/app", Imports: []string{"m/store"}, TestImports: []string{"m/e2e"}},
+		{ImportPath: "m/store", Dir: "/m/store"},
+		{ImportPath: "m/e2e", Dir: "/m/e2e", Imports: []string{"m/e2e/fixtures", "m/store", "testing"}},
+		{ImportPath: "m/e2e/fixtures", Dir: "/m/e2e/fixtures"},
+		{ImportPath: "m/cmd/tool", Dir: "/m/cmd/tool", XTestImports: []string{"m/app"}},
+	}
+	got := testSupport(pkgs)
+	for dir, want := range map[string]bool{"/m/e2e": true, "/m/e2e/fixtures": true, "/m/store": false, "/m/app": false, "/m/cmd/tool": false} {
+		if got[dir] != want {
+			t.Errorf("testSupport[%s] = %v, want %v", dir, got[dir], want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/internal/procgroup"
@@ -25,6 +26,9 @@ type listedPackage struct {
 	CgoFiles     []string
 	TestGoFiles  []string
 	XTestGoFiles []string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
 	Error        *packageError
 	DepsErrors   []*packageError
 }
@@ -43,6 +47,9 @@ type plan struct {
 	total    int              // non-standard packages go vet will analyze (for progress)
 	testDels []string         // absolute paths of test files to hide from go vet
 	testOnly int              // packages left out because they have only test files
+	// testSupport holds the directories of packages that only tests
+	// import (e2e helpers): test code, reported only with --tests.
+	testSupport map[string]bool
 }
 
 // ErrNoPackages says the patterns named no package to analyze: analyzing
@@ -71,7 +78,7 @@ func (e *ErrNoModule) Error() string {
 // go vet, the others become PackageErrors (listed once each, even when
 // many packages depend on the broken one).
 func list(ctx context.Context, opts Options, goCmd, dir string) (*plan, error) {
-	args := []string{"list", "-e", "-json=ImportPath,Dir,Standard,DepOnly,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error,DepsErrors"}
+	args := []string{"list", "-e", "-json=ImportPath,Dir,Standard,DepOnly,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Imports,TestImports,XTestImports,Error,DepsErrors"}
 	if opts.Progress != nil {
 		args = append(args, "-deps")
 	}
@@ -123,6 +130,7 @@ func list(ctx context.Context, opts Options, goCmd, dir string) (*plan, error) {
 			p.errors = append(p.errors, PackageError{Package: pkg, Message: msg})
 		}
 	}
+	var listed []*listedPackage
 	dec := json.NewDecoder(&stdout)
 	for {
 		var lp listedPackage
@@ -137,6 +145,7 @@ func list(ctx context.Context, opts Options, goCmd, dir string) (*plan, error) {
 		if lp.DepOnly {
 			continue
 		}
+		listed = append(listed, &lp)
 		if lp.Error != nil || len(lp.DepsErrors) > 0 {
 			if lp.Error != nil {
 				addError(lp.ImportPath, lp.Error)
@@ -161,6 +170,7 @@ func list(ctx context.Context, opts Options, goCmd, dir string) (*plan, error) {
 	if opts.Tests {
 		p.total += len(p.roots) // test variants
 	}
+	p.testSupport = testSupport(listed)
 	if len(p.roots) == 0 && len(p.errors) > 0 && !inModule(ctx, opts, goCmd) {
 		return nil, &ErrNoModule{Dir: dir}
 	}
@@ -201,4 +211,54 @@ func relPos(posn, dir string) string {
 		return fmt.Sprintf("%s:%d", file, line)
 	}
 	return fmt.Sprintf("%s:%d:%d", file, line, col)
+}
+
+// testSupport returns the directories of the listed packages that only
+// tests import, directly or through other such packages: helpers of
+// end-to-end tests kept outside _test.go files. A package directly
+// imported by tests must import "testing" itself to count, so that a
+// library only its own module's tests exercise stays production code; a
+// package nothing imports (a public API, a command) is never one.
+func testSupport(pkgs []*listedPackage) map[string]bool {
+	byTests := map[string]bool{}
+	byCode := map[string][]string{} // package → the listed packages importing it from non-test files
+	for _, lp := range pkgs {
+		for _, imp := range lp.Imports {
+			byCode[imp] = append(byCode[imp], lp.ImportPath)
+		}
+		for _, imp := range append(append([]string(nil), lp.TestImports...), lp.XTestImports...) {
+			byTests[imp] = true
+		}
+	}
+	testOnly := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, lp := range pkgs {
+			if testOnly[lp.ImportPath] {
+				continue
+			}
+			importers := byCode[lp.ImportPath]
+			if len(importers) == 0 && !(byTests[lp.ImportPath] && slices.Contains(lp.Imports, "testing")) {
+				continue
+			}
+			only := true
+			for _, imp := range importers {
+				if !testOnly[imp] {
+					only = false
+					break
+				}
+			}
+			if only {
+				testOnly[lp.ImportPath] = true
+				changed = true
+			}
+		}
+	}
+	dirs := map[string]bool{}
+	for _, lp := range pkgs {
+		if testOnly[lp.ImportPath] {
+			dirs[lp.Dir] = true
+		}
+	}
+	return dirs
 }

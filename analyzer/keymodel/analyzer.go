@@ -28,12 +28,25 @@ var Analyzer = &analysis.Analyzer{
 var configFlag = &Flag{}
 
 func init() {
-	Analyzer.Flags.Var(configFlag, config.FlagName, config.FlagUsage)
+	RegisterFlag(&Analyzer.Flags)
 }
 
-// RegisterFlag adds the -config flag to a rule's analyzer; setting it on
-// any rule configures the model all of them share.
-func RegisterFlag(fs *flag.FlagSet) { fs.Var(configFlag, config.FlagName, config.FlagUsage) }
+// RegisterFlag adds the -config and -tests flags to a rule's analyzer;
+// setting them on any rule configures the model all of them share.
+func RegisterFlag(fs *flag.FlagSet) {
+	fs.Var(configFlag, config.FlagName, config.FlagUsage)
+	fs.BoolVar(&testCode, TestsFlagName, false, "also report findings in test support outside _test.go files (functions taking a testing.TB; set by idemcheck lint --tests)")
+}
+
+// TestsFlagName is the flag that reports test support too.
+const TestsFlagName = "tests"
+
+var testCode bool
+
+// TestCode reports whether findings in test support outside _test.go
+// files (functions taking a *testing.T, B, F or testing.TB) are reported:
+// only with the -tests flag, which idemcheck lint --tests sets.
+func TestCode() bool { return testCode }
 
 // Of returns the model computed for the pass; the analyzer must list
 // Analyzer in Requires.

@@ -40,6 +40,20 @@ var builtin = config.Config{
 		{Package: "github.com/bwmarrin/snowflake", Function: "Generate", Kind: "counter"},
 		{Package: "github.com/sony/sonyflake/...", Function: "NextID", Kind: "counter"},
 		{Package: "github.com/stripe/stripe-go/...", Function: "NewIdempotencyKey", Kind: "random"},
+
+		// Redelivery metadata the broker sets, read from the transport
+		// envelope: it changes on every delivery of the same message. A
+		// counter of the same name decoded from the message body does not
+		// (names are never evidence).
+		{Package: "github.com/rabbitmq/amqp091-go", Field: "Redelivered|DeliveryTag", Kind: "attempt"},
+		{Package: "github.com/streadway/amqp", Field: "Redelivered|DeliveryTag", Kind: "attempt"},
+		{Package: "github.com/aws/aws-sdk-go-v2/service/sqs/types", Field: "ReceiptHandle", Kind: "attempt"},
+		{Package: "github.com/aws/aws-sdk-go/service/sqs", Field: "ReceiptHandle", Kind: "attempt"},
+		{Package: "github.com/nats-io/nats.go/...", Field: "NumDelivered", Kind: "attempt"},
+		{Package: "cloud.google.com/go/pubsub/...", Field: "DeliveryAttempt", Kind: "attempt"},
+		{Package: "github.com/riverqueue/river/...", Field: "Attempt|AttemptedAt", Kind: "attempt"},
+		{Package: "go.temporal.io/sdk/activity", Field: "Attempt", Kind: "attempt"},
+		{Package: "github.com/hibiken/asynq", Function: "GetRetryCount", Receiver: "-", Kind: "attempt"},
 	},
 	Barriers: []config.Pattern{
 		{Package: "os", Function: "Getenv|LookupEnv|ReadFile", Receiver: "-"},
@@ -63,6 +77,28 @@ var builtin = config.Config{
 		{Package: "github.com/aws/aws-sdk-go/...", Field: "ClientToken|IdempotencyToken|ClientRequestToken|CallerReference|MessageDeduplicationId"},
 	},
 	Operations: []config.Pattern{
+		// Logging, metrics, tracing and error values: a key passed to
+		// them goes nowhere an effect could repeat, so they are never
+		// sinks, whatever the field they put it in is called
+		// (zap.String("idempotency_key", k)).
+		{Package: "log", Function: ".*", Kind: "observe"},
+		{Package: "log/slog", Function: ".*", Kind: "observe"},
+		{Package: "fmt", Function: "Errorf", Kind: "observe"},
+		{Package: "errors", Function: ".*", Kind: "observe"},
+		{Package: "github.com/pkg/errors", Function: ".*", Kind: "observe"},
+		{Package: "go.uber.org/zap/...", Function: ".*", Kind: "observe"},
+		{Package: "github.com/sirupsen/logrus", Function: ".*", Kind: "observe"},
+		{Package: "github.com/rs/zerolog/...", Function: ".*", Kind: "observe"},
+		{Package: "github.com/go-logr/logr/...", Function: ".*", Kind: "observe"},
+		{Package: "k8s.io/klog/...", Function: ".*", Kind: "observe"},
+		{Package: "github.com/charmbracelet/log", Function: ".*", Kind: "observe"},
+		{Package: "go.opentelemetry.io/...", Function: ".*", Kind: "observe"},
+		{Package: "github.com/opentracing/...", Function: ".*", Kind: "observe"},
+		{Package: "github.com/prometheus/...", Function: ".*", Kind: "observe"},
+		{Package: "github.com/DataDog/...", Function: ".*", Kind: "observe"},
+		{Package: "gopkg.in/DataDog/...", Function: ".*", Kind: "observe"},
+		{Package: "github.com/getsentry/sentry-go/...", Function: ".*", Kind: "observe"},
+		{Package: "github.com/newrelic/...", Function: ".*", Kind: "observe"},
 		// Database writes: a key passed to one is stored (IDEM001 counts a
 		// key as persisted when such a write runs before it is used).
 		{Function: "Exec|ExecContext|Query|QueryContext|QueryRow|QueryRowContext|NamedExec|NamedExecContext|NamedQuery|NamedQueryContext|Queue|CopyFrom|SendBatch|MustExec|MustExecContext|QueryRowx|Queryx|SetNX|SetNx|HSetNX|SAdd|PutItem|TransactWriteItems", Receiver: ".+", Kind: "store"},
@@ -71,7 +107,26 @@ var builtin = config.Config{
 		{Package: "github.com/redis/go-redis/...", Function: "Set|SetNX|HSet|HSetNX|SAdd", Kind: "store"},
 		// stripe-go (package functions like paymentintent.New and the
 		// client's services like sc.V1PaymentIntents.Create).
-		{Package: "github.com/stripe/stripe-go/...", Function: "New|Create.*", Kind: "create"},
+		// Creates are judged by effect: those that move money or create a
+		// billable object act; a checkout or portal session, a webhook
+		// endpoint, an account link, a customer or a product is harmless
+		// to repeat (a spare object, nothing charged).
+		{Package: "github.com/stripe/stripe-go/*/charge", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/paymentintent", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/transfer", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/transferreversal", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/payout", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/refund", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/feerefund", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/invoice", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/invoiceitem", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/creditnote", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/subscription", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/subscriptionitem", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/subscriptionschedule", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/*/topup", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/...", Receiver: "v1(Charge|PaymentIntent|Transfer|TransferReversal|Payout|Refund|FeeRefund|Invoice|InvoiceItem|CreditNote|Subscription|SubscriptionItem|SubscriptionSchedule|Topup)Service", Function: "New|Create.*", Kind: "create"},
+		{Package: "github.com/stripe/stripe-go/...", Function: "New|Create.*", Kind: "harmless"},
 		{Package: "github.com/stripe/stripe-go/...", Function: "Capture.*", Kind: "capture"},
 		{Package: "github.com/stripe/stripe-go/...", Function: "Confirm.*", Kind: "confirm"},
 		{Package: "github.com/stripe/stripe-go/...", Function: "Pay", Kind: "pay"},

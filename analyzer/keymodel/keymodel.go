@@ -14,6 +14,7 @@ package keymodel
 
 import (
 	"fmt"
+	"go/types"
 	"regexp"
 	"strings"
 	"sync"
@@ -213,6 +214,46 @@ func (m *Model) Operation(pkg, recv, name string) (kind string, ok bool) {
 	p, ok := m.lookup(listOperations, pkg, recv, name)
 	return p.Kind, ok
 }
+
+// Observes reports whether pkg.recv.name only records what it is given
+// (logging, metrics, tracing, error values): a key passed to it is not
+// sent anywhere an effect could repeat.
+func (m *Model) Observes(pkg, recv, name string) bool {
+	kind, ok := m.Operation(pkg, recv, name)
+	return ok && kind == "observe"
+}
+
+// ObservesType reports whether pkg is a package whose functions
+// all observe (logrus.Fields, slog.Attr, zap.Field).
+func (m *Model) ObservesType(pkg string) bool {
+	for _, p := range m.Operations {
+		if p.Kind == "observe" && p.Function == ".*" && p.MatchFunc(pkg, "Type") {
+			return true
+		}
+	}
+	return false
+}
+
+// RecordKeyField reports the plain Key or Token field of an idempotency
+// record: a struct type named like IdempotencyRecord, PaymentIntent or
+// DedupEntry. The name matcher picks which field is the key; whether it
+// matters is decided where the record goes.
+func RecordKeyField(t types.Type, field string) bool {
+	if field != "Key" && field != "Token" || t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	_, isStruct := n.Underlying().(*types.Struct)
+	return isStruct && recordName.MatchString(n.Obj().Name())
+}
+
+var recordName = regexp.MustCompile(`(?i)(idempot|intent|dedup|intencao)`)
 
 // IsKey reports whether a name denotes an idempotency key.
 func (m *Model) IsKey(name string) bool { return m.Keys.Match(name) }

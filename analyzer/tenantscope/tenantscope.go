@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/sqlquery"
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
@@ -22,6 +23,9 @@ var Analyzer = &analysis.Analyzer{
 	URL:      Rule.URL(),
 	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:      run,
+	// Findings in generated code (sqlc's queries) are reported at their
+	// callers, in other packages too.
+	FactTypes: []analysis.Fact{new(directive.GeneratedFindings)},
 }
 
 func init() {
@@ -29,7 +33,7 @@ func init() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !emit.Enabled(pass, Rule.ID) {
+	if !emit.Enabled(pass, Rule.ID) || directive.IsStandard(pass) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)

@@ -11,7 +11,9 @@ package directive
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -145,21 +147,112 @@ type Reporter struct {
 	Index *Index
 
 	generated []*ast.File // files marked "Code generated … DO NOT EDIT."
+	testCode  []ast.Node  // functions taking a *testing.T, B, F or testing.TB
+
+	calls   map[*types.Func][]*ast.CallExpr // calls of this package's functions, on first use
+	relayed map[relayKey]bool
 }
 
 // NewReporter parses the pass's directives for rule.
 func NewReporter(pass *analysis.Pass, rule string) *Reporter {
-	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files)}
+	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files), relayed: map[relayKey]bool{}}
 	for _, f := range pass.Files {
-		if ast.IsGenerated(f) {
+		if IsGenerated(pass.Fset, f) {
 			r.generated = append(r.generated, f)
 		}
+		r.testCode = append(r.testCode, testFuncs(pass.TypesInfo, f)...)
 	}
+	r.relayImported()
 	return r
 }
 
-// Report emits d unless suppressed. The rule ID goes in d.Category.
+// testFuncs returns the functions of f that take a *testing.T, *testing.B,
+// *testing.F or a testing.TB: test support, wherever its file is.
+func testFuncs(info *types.Info, f *ast.File) []ast.Node {
+	var out []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		var ft *ast.FuncType
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		default:
+			return true
+		}
+		if info != nil && takesTesting(info, ft) {
+			out = append(out, n)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func takesTesting(info *types.Info, ft *ast.FuncType) bool {
+	if ft.Params == nil {
+		return false
+	}
+	for _, field := range ft.Params.List {
+		t := info.TypeOf(field.Type)
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" {
+			switch n.Obj().Name() {
+			case "T", "B", "F", "TB":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsGenerated reports whether f really is generated code: it carries the
+// "// Code generated … DO NOT EDIT." comment in its own source. Under go
+// vet, a file that imports "C" reaches the analyzers as cgo's output,
+// which carries that comment and a //line directive naming the source
+// file; such a file is judged by that source, which cgo did not write.
+func IsGenerated(fset *token.FileSet, f *ast.File) bool {
+	if !ast.IsGenerated(f) {
+		return false
+	}
+	compiled := fset.File(f.FileStart).Name()
+	source := fset.Position(f.Package).Filename
+	if source == "" || source == compiled || !strings.HasSuffix(source, ".go") {
+		return true
+	}
+	orig, err := parser.ParseFile(token.NewFileSet(), source, nil, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil {
+		return true
+	}
+	return ast.IsGenerated(orig)
+}
+
+// inTestCode reports whether pos lies in a function taking a testing type.
+func (r *Reporter) inTestCode(pos token.Pos) bool {
+	for _, n := range r.testCode {
+		if n.Pos() <= pos && pos < n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// Report emits d unless suppressed. The rule ID goes in d.Category. A
+// finding in generated code is reported at the callers of the generated
+// function (see relocate), and in the generated file itself only when the
+// configuration includes generated files.
 func (r *Reporter) Report(d analysis.Diagnostic) {
+	if d.Category == "" || d.Category == r.Rule {
+		if r.inGenerated(d.Pos) && !r.Index.Suppressed(r.Rule, d.Pos) {
+			r.relocate(d)
+		}
+	}
+	r.report(d)
+}
+
+func (r *Reporter) report(d analysis.Diagnostic) {
 	if r.Index.Suppressed(r.Rule, d.Pos) || r.dropped(d.Pos) {
 		return
 	}
@@ -197,13 +290,8 @@ func (r *Reporter) dropped(pos token.Pos) bool {
 	if cfg.Disabled(r.Rule) {
 		return true
 	}
-	if cfg.IncludesGenerated() {
-		return false
+	if !keymodel.TestCode() && r.inTestCode(pos) {
+		return true // test support outside _test.go: only with --tests
 	}
-	for _, f := range r.generated {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return true
-		}
-	}
-	return false
+	return !cfg.IncludesGenerated() && r.inGenerated(pos)
 }

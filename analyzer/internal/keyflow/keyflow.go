@@ -16,7 +16,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -49,6 +48,7 @@ type Func struct {
 	defs    map[types.Object][]ast.Expr // whole-value assignments
 	fields  map[fieldRef][]ast.Expr     // v.a.b = e
 	writers map[types.Object][]ast.Expr // values written into v (h.Write(x), fmt.Fprint(v, x))
+	decoded map[types.Object][]ast.Expr // what v was decoded from (json.Unmarshal(data, &v), dec.Decode(&v)): every field of v
 	elems   map[types.Object][]ast.Expr // v[i] = e, *v = e
 }
 
@@ -265,6 +265,7 @@ func build(info *types.Info, model *keymodel.Model, names map[types.Object]ast.E
 		defs:    map[types.Object][]ast.Expr{},
 		fields:  map[fieldRef][]ast.Expr{},
 		writers: map[types.Object][]ast.Expr{},
+		decoded: map[types.Object][]ast.Expr{},
 		elems:   map[types.Object][]ast.Expr{},
 	}
 	f.KeyFunc = f.IsKeyName(decl.Name.Name) && !f.lookupByKey(decl)
@@ -401,7 +402,7 @@ func (f *Func) literalSinks(lit *ast.CompositeLit) {
 		}
 		switch t.Underlying().(type) {
 		case *types.Struct:
-			if id, ok := kv.Key.(*ast.Ident); ok && (f.IsKeyName(id.Name) || recordType(t) && isPlainKeyField(id.Name)) && keyType(f.info.TypeOf(kv.Value)) {
+			if id, ok := kv.Key.(*ast.Ident); ok && (f.IsKeyName(id.Name) || keymodel.RecordKeyField(t, id.Name)) && keyType(f.info.TypeOf(kv.Value)) {
 				f.addSink(kv.Value, kv.Value.Pos(), "field "+id.Name)
 			}
 		case *types.Map:
@@ -436,6 +437,15 @@ func (f *Func) call(call *ast.CallExpr) {
 		if u, ok := ast.Unparen(call.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
 			if root := f.rootObj(u.X); root != nil {
 				f.defs[root] = append(f.defs[root], call.Args[0])
+				f.decoded[root] = append(f.decoded[root], call.Args[0])
+			}
+		}
+	}
+	// A decoder filling a variable: json.NewDecoder(r.Body).Decode(&v).
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Decode" && len(call.Args) == 1 {
+		if u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if root := f.rootObj(u.X); root != nil {
+				f.decoded[root] = append(f.decoded[root], sel.X)
 			}
 		}
 	}
@@ -683,6 +693,9 @@ func (w *walker) object(obj types.Object, path string) {
 		for _, d := range f.elems[obj] {
 			w.walk(d)
 		}
+		for _, d := range f.decoded[obj] {
+			w.walk(d)
+		}
 		return
 	}
 	for r, ds := range f.fields {
@@ -694,6 +707,10 @@ func (w *walker) object(obj types.Object, path string) {
 	}
 	for _, d := range f.defs[obj] {
 		w.project(d, path)
+	}
+	// A value decoded from data has every field from that data.
+	for _, d := range f.decoded[obj] {
+		w.walk(d)
 	}
 }
 
@@ -811,28 +828,7 @@ func (f *Func) Model() *keymodel.Model { return f.model }
 // keyOfRecord reports x.Key where x is an idempotency record (a struct
 // type named like IdempotencyRecord, PaymentIntent or DedupEntry).
 func (f *Func) keyOfRecord(x ast.Expr, field string) bool {
-	return isPlainKeyField(field) && recordType(f.info.TypeOf(x))
-}
-
-func isPlainKeyField(name string) bool { return name == "Key" || name == "Token" }
-
-var recordName = regexp.MustCompile(`(?i)(idempot|intent|dedup|intencao)`)
-
-// recordType reports struct types whose name says they hold idempotency
-// keys, so their plain Key field is one.
-func recordType(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	if !ok {
-		return false
-	}
-	_, isStruct := n.Underlying().(*types.Struct)
-	return isStruct && recordName.MatchString(n.Obj().Name())
+	return keymodel.RecordKeyField(f.info.TypeOf(x), field)
 }
 
 // keyType reports whether a value of type t can be a key: strings, bytes,

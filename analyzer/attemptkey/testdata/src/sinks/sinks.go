@@ -89,7 +89,9 @@ func namedParameter(ctx context.Context) {
 }
 
 func dedupKey(orderID string) string {
-	return orderID + uuid.NewString() // want `built from uuid\.NewString`
+	// Silent since issue 18: a function's name does not make its result
+	// a key; where the result goes decides.
+	return orderID + uuid.NewString()
 }
 
 func keyFunctionResult(orderID string, nonce string) string {
@@ -99,5 +101,5 @@ func keyFunctionResult(orderID string, nonce string) string {
 func idempotencyKeyFor(orderID, nonce string) string { return orderID + nonce }
 
 func keyFunctionCaller(orderID string) string {
-	return idempotencyKeyFor(orderID, uuid.NewString()) // want `built from uuid\.NewString`
+	return idempotencyKeyFor(orderID, uuid.NewString()) // silent since issue 18: returned, never sent
 }

@@ -150,7 +150,9 @@ func ChargeHashedOrder(o Order) error {
 
 // A12: a key method on the order that reads the clock.
 func (o Order) IdempotencyKey() string {
-	return fmt.Sprintf("%s-%d", o.OrderID, time.Now().Unix()/60) // want "idempotency key"
+	// Silent since issue 18: the method's name does not make its result a
+	// key, and nothing here sends it.
+	return fmt.Sprintf("%s-%d", o.OrderID, time.Now().Unix()/60)
 }
 
 // A13: the key set from a goroutine.

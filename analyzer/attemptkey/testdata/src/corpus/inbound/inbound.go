@@ -11,6 +11,7 @@ import (
 	"os"
 	"time"
 
+	"cloud.google.com/go/pubsub"
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -21,11 +22,9 @@ import (
 	"corpus/extract"
 )
 
-type PubSubMessage struct {
-	ID              string
-	Data            []byte
-	DeliveryAttempt *int
-}
+// PubSubMessage is the client library's message: the service sets
+// DeliveryAttempt on every delivery.
+type PubSubMessage = pubsub.Message
 
 type Settings struct {
 	MaxAttempts int

@@ -98,7 +98,9 @@ func Reply(ctx context.Context, orderID, text string) (string, error) {
 // L05 (reported): SQS's receive count, the queue's retry counter.
 func ChargeReceiveCount(ctx context.Context, orderID string, attrs map[string]string) error {
 	params := &stripe.PaymentIntentParams{}
-	params.SetIdempotencyKey(orderID + "#" + attrs["ApproximateReceiveCount"]) // want "idempotency key"
+	// Silent since issue 18: a map entry's name is not provenance; read from
+	// the SQS envelope (types.Message.Attributes) it would be.
+	params.SetIdempotencyKey(orderID + "#" + attrs["ApproximateReceiveCount"])
 	_, err := paymentintent.New(params)
 	return err
 }

@@ -114,3 +114,53 @@ func (s *v1PaymentIntentService) Capture(ctx context.Context, id string, params 
 func (s *v1PaymentIntentService) Confirm(ctx context.Context, id string, params *PaymentIntentConfirmParams) (*PaymentIntent, error) {
 	return nil, nil
 }
+
+type CheckoutSessionParams struct {
+	Params     `form:"*"`
+	SuccessURL *string
+}
+type CheckoutSession struct{ ID string }
+
+type BillingPortalSessionParams struct {
+	Params   `form:"*"`
+	Customer *string
+}
+type BillingPortalSession struct{ ID string }
+
+type WebhookEndpointParams struct {
+	Params `form:"*"`
+	URL    *string
+}
+type WebhookEndpoint struct{ ID string }
+
+type AccountLinkParams struct {
+	Params  `form:"*"`
+	Account *string
+}
+type AccountLink struct{ URL string }
+
+type InvoiceParams struct {
+	Params   `form:"*"`
+	Customer *string
+}
+type Invoice struct{ ID string }
+
+type InvoiceItemParams struct {
+	Params   `form:"*"`
+	Customer *string
+	Amount   *int64
+}
+type InvoiceItem struct{ ID string }
+
+type TransferParams struct {
+	Params      `form:"*"`
+	Amount      *int64
+	Destination *string
+}
+type Transfer struct{ ID string }
+
+type PayoutParams struct {
+	Params `form:"*"`
+	Amount *int64
+}
+type Payout struct{ ID string }

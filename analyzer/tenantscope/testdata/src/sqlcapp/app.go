@@ -1,0 +1,21 @@
+// Package sqlcapp calls sqlc's generated package from another package.
+package sqlcapp
+
+import (
+	"context"
+
+	"sqlcdb"
+)
+
+func replay(ctx context.Context, q *sqlcdb.Queries, key string) ([]byte, error) {
+	return q.GetIdempotencyKey(ctx, key) // want `select on idempotency_keys filters by idempotency_key without a tenant column`
+}
+
+func replayHelper(ctx context.Context, q *sqlcdb.Queries, key string) ([]byte, error) {
+	return q.Replay(ctx, key) // want `select on idempotency_keys filters by idempotency_key without a tenant column`
+}
+
+// Silent: scoped.
+func scoped(ctx context.Context, q *sqlcdb.Queries, tenant, key string) ([]byte, error) {
+	return q.GetScopedKey(ctx, tenant, key)
+}
