@@ -58,6 +58,20 @@ func TestUnknownFlagSuggestsTheClosest(t *testing.T) {
 	})
 }
 
+// An unknown command is shown as typed, quoted so that control characters
+// cannot reach the terminal, unless it holds the HMAC secret.
+func TestUnknownCommandShowsWhatWasTyped(t *testing.T) {
+	wantUsageErrors(t, map[string]string{
+		"lnit":      "idemcheck: unknown command \"lnit\"; did you mean lint? commands: completion, derive, lint, normcheck, restart-test\n",
+		"bogus":     "idemcheck: unknown command \"bogus\"; commands: completion, derive, lint, normcheck, restart-test\n",
+		"a\x1b[2Jb": "idemcheck: unknown command \"a\\x1b[2Jb\"; commands: completion, derive, lint, normcheck, restart-test\n",
+	})
+	t.Setenv(secretEnv, "sk_test_42")
+	wantUsageErrors(t, map[string]string{
+		"sk_test_42": "idemcheck: unknown command (argument 1, not shown: it holds $IDEMPOTENCY_HMAC_KEY); commands: completion, derive, lint, normcheck, restart-test\n",
+	})
+}
+
 // Go's flag package takes long flags with one dash; pflag reads `-format`
 // as the shorthands f, o, r, …: the error says which long flag was meant,
 // without a value given after "=".
