@@ -65,7 +65,8 @@ still analyzed and reported. Exit status: 0 no findings, 1 findings, 2 some
 package not analyzed, no package to analyze, or bad flags.`,
 		Example: `  idemcheck lint ./examples/demo/...
   idemcheck lint --format json ./examples/demo/...
-  idemcheck lint --explain IDEM001`,
+  idemcheck lint --explain IDEM001
+  idemcheck lint --explain config`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Patterns = args
 			if c.Root() != nil {
@@ -80,7 +81,7 @@ package not analyzed, no package to analyze, or bad flags.`,
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `FORMAT`: "+strings.Join(report.FormatNames(), ", "))
 	c.Flags().BoolVar(&opts.Tests, "tests", false, "also report findings in test code (_test.go files, helpers taking a testing.TB)")
 	c.Flags().StringVar(&opts.Tags, "tags", "", "comma-separated build `TAGS`")
-	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a `RULE` (e.g. IDEM001) and exit")
+	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a `RULE` (e.g. IDEM001), or of "+config.FileName+" with 'config', and exit")
 	c.Flags().StringVar(&opts.ConfigPath, "config", "", "configuration `FILE` (default: "+config.FileName+" in the working directory or a parent)")
 	c.Flags().StringVar(&opts.NewFromRev, "new-from-rev", "", "report only findings on lines changed since this git `REVISION` (e.g. origin/main)")
 	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline `FILE`")
@@ -90,11 +91,18 @@ package not analyzed, no package to analyze, or bad flags.`,
 	return c
 }
 
+// explainConfig is the --explain topic of the configuration file.
+const explainConfig = "config"
+
 func lintRun(opts *LintOptions) error {
+	if strings.EqualFold(opts.Explain, explainConfig) {
+		_, err := io.WriteString(opts.IO.Out, config.Reference)
+		return err
+	}
 	if opts.Explain != "" {
 		rule, ok := suite.Rule(opts.Explain)
 		if !ok {
-			return UsageErrorf("unknown rule %q (rules: %s)", opts.Explain, strings.Join(suite.RuleIDs(), ", "))
+			return UsageErrorf("unknown rule %q (rules: %s; or %s for %s)", opts.Explain, strings.Join(suite.RuleIDs(), ", "), explainConfig, config.FileName)
 		}
 		return writeRuleDoc(opts.IO.Out, rule, ui.New(opts.IO.Out, opts.IO.ColorEnabled()))
 	}

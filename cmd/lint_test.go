@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/testenv"
 )
@@ -302,6 +303,10 @@ func TestLintExplainAndUsage(t *testing.T) {
 	out, _, err := runLint(t, &LintOptions{Explain: "idem001"})
 	if err != nil || !strings.HasPrefix(out, "IDEM001: per-attempt value in an idempotency key") || !strings.Contains(out, "Good") {
 		t.Errorf("explain: err=%v out=%q", err, out)
+	}
+	out, _, err = runLint(t, &LintOptions{Explain: "config"})
+	if err != nil || out != config.Reference {
+		t.Errorf("explain config: err=%v out=%q", err, out)
 	}
 	_, _, err = runLint(t, &LintOptions{Explain: "IDEM999"})
 	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "unknown rule") {
