@@ -33,9 +33,11 @@ var flagValues = map[string]map[string]func() []string{
 		"action": derive.DefaultSchema().ActionNames,
 	},
 	"restart-test": {
-		"format":         textOrJSON,
-		"kill-at":        restarttest.KillPointForms,
-		"provider-fault": func() []string { return []string{"500-once\tfail the first effect request", "delay:\tanswer after a DURATION"} },
+		"format":  textOrJSON,
+		"kill-at": restarttest.KillPointForms,
+		"provider-fault": func() []string {
+			return []string{"500-once\tfail the first effect request", "delay:\tanswer after a DURATION"}
+		},
 	},
 }
 
