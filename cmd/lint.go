@@ -58,7 +58,7 @@ keys built from values drawn inside the attempt (uuid, rand, time.Now, the
 transport's message id, attempt counters, LLM output), through helpers,
 packages and closures.
 
-lint drives ` + "`go vet -vettool=idemcheck`" + `, so unchanged packages come from the
+lint drives go vet -vettool=idemcheck, so unchanged packages come from the
 build cache; the verdict does not depend on what earlier runs cached.
 Packages that fail to load or type-check are listed, and the others are
 still analyzed and reported. Exit status: 0 no findings, 1 findings, 2 some

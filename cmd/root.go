@@ -69,6 +69,7 @@ Exit codes: 0 ok, 1 finding or violation, 2 usage or environment error.`,
 	)
 	root.SetHelpCommand(helpCommand(root))
 	registerCompletions(root)
+	wrapHelp(root, ios)
 	hidePositionalArgs(root)
 	return root
 }
