@@ -126,9 +126,11 @@ func lintRun(opts *LintOptions) error {
 	if opts.baseline, err = readBaseline(opts); err != nil {
 		return err
 	}
-	var progress func(done, total int)
+	var progress func(driver.Progress)
+	var drawn *lintProgress
 	if opts.IO.IsStderrTTY() {
-		progress = terminalProgress(opts.IO.ErrOut)
+		drawn = startLintProgress(opts.IO.ErrOut)
+		progress = drawn.update
 	}
 	in := onSignals(context.Background())
 	defer in.stop()
@@ -142,8 +144,8 @@ func lintRun(opts *LintOptions) error {
 		Env:           opts.Env,
 		Progress:      progress,
 	})
-	if progress != nil {
-		fmt.Fprint(opts.IO.ErrOut, "\r\x1b[K")
+	if drawn != nil {
+		drawn.finish() // before anything is printed
 	}
 	if ierr := in.err("stopped go vet and the vet tools it started"); ierr != nil {
 		return ierr
@@ -160,15 +162,15 @@ func lintRun(opts *LintOptions) error {
 		}
 		res.Errors[i].Message = redactArgsIn(opts.Dir, e.Message, opts.Patterns)
 	}
-	findings, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
+	findings, baseline, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
 	if err != nil {
 		return err
 	}
 	if opts.WriteBaseline {
 		return writeBaseline(opts, findings, res.Errors)
 	}
-	result := report.Result{Findings: findings, Errors: res.Errors, Notes: withoutDisabled(res.Notes, cfg)}
-	env := report.Env{Style: textStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())), Rules: suite.Rules(), Version: opts.Version}
+	result := report.Result{Findings: findings, Errors: res.Errors, Notes: withoutDisabled(res.Notes, cfg), Warnings: res.Warnings, Baseline: baseline}
+	env := report.Env{Style: textStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())), Rules: suite.Rules(), Version: opts.Version, Width: opts.IO.Width()}
 	if err := format.Write(opts.IO.Out, result, env); err != nil {
 		return UsageErrorf("cannot write findings: %v", err)
 	}
@@ -243,14 +245,6 @@ func plainPackageError(msg string) string {
 	return msg
 }
 
-// terminalProgress returns a progress callback that rewrites one stderr
-// line: "analyzing packages 12/340".
-func terminalProgress(w io.Writer) func(done, total int) {
-	return func(done, total int) {
-		fmt.Fprintf(w, "\r\x1b[Kidemcheck: analyzing packages %d/%d", done, total)
-	}
-}
-
 // textStyle decorates report's text format with the ui styles.
 func textStyle(st *ui.Styles) report.Style {
 	return func(p report.Part, text string) string {
@@ -267,36 +261,41 @@ func textStyle(st *ui.Styles) report.Style {
 			return st.Pass.Render(text)
 		case report.PartSummary:
 			return st.Bold.Render(text)
+		case report.PartWarn:
+			return st.Warn.Render(text)
 		}
 		return text
 	}
 }
 
 // adoptionFilters applies, in order, the configuration's exclude globs,
-// --new-from-rev and --baseline (unless it is being written).
-func adoptionFilters(opts *LintOptions, cfg *config.Config, cfgPath string, fs []report.Finding) ([]report.Finding, error) {
+// --new-from-rev and --baseline (unless it is being written). With a
+// baseline, it also says how many findings the baseline hid.
+func adoptionFilters(opts *LintOptions, cfg *config.Config, cfgPath string, fs []report.Finding) ([]report.Finding, *report.BaselineCount, error) {
 	dir, err := filepath.Abs(cmp.Or(opts.Dir, "."))
 	if err != nil {
-		return nil, UsageErrorf("cannot find the working directory: %v", err)
+		return nil, nil, UsageErrorf("cannot find the working directory: %v", err)
 	}
 	if cfg != nil && len(cfg.Exclude) > 0 {
 		// --config may name the file relative to the working directory;
 		// the findings' files are made absolute, so must its directory be.
 		base, err := filepath.Abs(filepath.Dir(cfgPath))
 		if err != nil {
-			return nil, UsageErrorf("cannot find the configuration's directory: %v", err)
+			return nil, nil, UsageErrorf("cannot find the configuration's directory: %v", err)
 		}
 		fs = filter.Exclude(fs, dir, base, cfg.Excluded)
 	}
 	if opts.NewFromRev != "" {
 		if fs, err = filter.NewFromRev(context.Background(), fs, dir, opts.NewFromRev); err != nil {
-			return nil, UsageErrorf("%v", err)
+			return nil, nil, UsageErrorf("%v", err)
 		}
 	}
-	if opts.baseline != nil {
-		fs = opts.baseline.Filter(fs, dir)
+	if opts.baseline == nil {
+		return fs, nil, nil
 	}
-	return fs, nil
+	before := len(fs)
+	fs = opts.baseline.Filter(fs, dir)
+	return fs, &report.BaselineCount{Hidden: before - len(fs)}, nil
 }
 
 // readBaseline reads --baseline, up front: a file that is missing, too

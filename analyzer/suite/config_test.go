@@ -12,7 +12,7 @@ func TestEveryAnalyzerHasItsRuleAndConfigFlag(t *testing.T) {
 	if len(rules) != 7 {
 		t.Fatalf("%d rules, want IDEM001-IDEM007", len(rules))
 	}
-	for i, a := range Analyzers() {
+	for i, a := range ruleAnalyzers() {
 		r := entries[i].rule
 		if r.ID != a.Name {
 			t.Errorf("%s is the documentation of analyzer %q: an analyzer is named after its rule", r.ID, a.Name)
