@@ -71,7 +71,7 @@ func progressText(pr driver.Progress, elapsed time.Duration) string {
 	case driver.PhaseList:
 		return "listing packages…" + secs
 	case driver.PhaseBuild:
-		return fmt.Sprintf("building dependencies…%s (then %d packages to analyze)", secs, pr.Total)
+		return fmt.Sprintf("building dependencies…%s (then %s to analyze)", secs, packagesNoun(pr.Total))
 	}
 	return fmt.Sprintf("analyzing packages %d/%d", pr.Done, pr.Total)
 }
@@ -83,4 +83,11 @@ func (p *lintProgress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprint(p.w, "\r\x1b[K")
+}
+
+func packagesNoun(n int) string {
+	if n == 1 {
+		return "1 package"
+	}
+	return fmt.Sprintf("%d packages", n)
 }

@@ -406,6 +406,7 @@ func TestLintProgressText(t *testing.T) {
 		want    string
 	}{
 		{driver.Progress{Phase: driver.PhaseList}, 0, "listing packages…"},
+		{driver.Progress{Phase: driver.PhaseBuild, Total: 1}, 0, "building dependencies… (then 1 package to analyze)"},
 		{driver.Progress{Phase: driver.PhaseBuild, Total: 30}, 0, "building dependencies… (then 30 packages to analyze)"},
 		{driver.Progress{Phase: driver.PhaseBuild, Total: 30}, 12500 * time.Millisecond, "building dependencies… 12s (then 30 packages to analyze)"},
 		{driver.Progress{Phase: driver.PhaseAnalyze, Done: 3, Total: 30}, 5 * time.Second, "analyzing packages 3/30"},
