@@ -224,7 +224,7 @@ type Reporter struct {
 
 	calls   map[*types.Func][]*ast.CallExpr // calls of this package's functions, on first use
 	relayed map[relayKey]bool
-	usage     *Usage
+	usage   *Usage
 }
 
 // NewReporter parses the pass's directives for rule.
