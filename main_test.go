@@ -293,3 +293,36 @@ func TestVersionFromGitCheckout(t *testing.T) {
 		t.Errorf("--version = %q; want commit %s and its date", out, commit)
 	}
 }
+
+// TestReadmeStatesGoVersion: the quick start names the Go version go.mod
+// requires (older Go refuses the module) and where to get it, so a reader
+// on a distribution with an old golang package is not left with a build
+// error.
+func TestReadmeStatesGoVersion(t *testing.T) {
+	mod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, line := range strings.Split(string(mod), "\n") {
+		if v, ok := strings.CutPrefix(line, "go "); ok {
+			want = strings.TrimSpace(v)
+		}
+	}
+	if want == "" {
+		t.Fatal("go.mod has no go line")
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick, _, _ := strings.Cut(string(readme), "## Install")
+	for _, s := range []string{"Go " + want + " or newer", "https://go.dev/dl/", "bookworm-backports"} {
+		if !strings.Contains(quick, s) {
+			t.Errorf("README's quick start does not say %q (go.mod: go %s)", s, want)
+		}
+	}
+	if strings.Contains(quick, "apt-get install golang postgresql") {
+		t.Error("README's quick start still says apt-get install golang suffices")
+	}
+}

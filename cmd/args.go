@@ -55,7 +55,18 @@ func unknownCommand(root *cobra.Command, args []string) error {
 	if strings.EqualFold(strings.TrimLeft(args[0], "-"), "version") {
 		hint = "for the version, run 'idemcheck --version'; "
 	}
-	return UsageErrorf("unknown command (argument 1, not shown); %scommands: %s", hint, commandNames(root))
+	return UsageErrorf("unknown command %s; %scommands: %s", typedCommand(args[0]), hint, commandNames(root))
+}
+
+// typedCommand shows an unknown command as typed, quoted with control
+// characters escaped (it cannot move the cursor or end the line), unless
+// it holds the HMAC secret of the environment: `idemcheck
+// $IDEMPOTENCY_HMAC_KEY` must not print the key.
+func typedCommand(arg string) string {
+	if secret := os.Getenv(secretEnv); secret != "" && strings.Contains(arg, secret) {
+		return "(argument 1, not shown: it holds $" + secretEnv + ")"
+	}
+	return strconv.Quote(arg)
 }
 
 func commandNames(root *cobra.Command) string {

@@ -21,20 +21,50 @@ func flagError(c *cobra.Command, err error) error {
 		return badValue(bad)
 	}
 	help := fmt.Sprintf("run '%s --help' for the flags", c.CommandPath())
+	if name, ok := singleDashLongFlag(err); ok {
+		if s := suggest.Closest(name, flagNames(c)); s != "" {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown flag -%s: did you mean --%s? (long flags take two dashes)", name, s)}
+		}
+	}
 	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
 	if !ok {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s; %s", oneLine(err.Error()), help)}
 	}
+	if s := suggest.Closest(name, flagNames(c)); s != "" {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown flag --%s: did you mean --%s?", name, s)}
+	}
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown flag --%s; %s", name, help)}
+}
+
+// singleDashLongFlag recognizes a Go-style long flag with one dash
+// (`-format json`, `-format=json`), which pflag reads as the shorthands
+// f, o, r…: "unknown shorthand flag: 'f' in -format". It returns the name
+// without the dash and without a value after "=" (which may be a secret).
+func singleDashLongFlag(err error) (string, bool) {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "unknown shorthand flag: ") {
+		return "", false
+	}
+	_, arg, ok := strings.Cut(msg, " in -")
+	if !ok {
+		return "", false
+	}
+	name, _, _ := strings.Cut(arg, "=")
+	if len(name) < 2 || strings.HasPrefix(name, "-") {
+		return "", false
+	}
+	return name, true
+}
+
+// flagNames are the names of c's visible flags, local and inherited.
+func flagNames(c *cobra.Command) []string {
 	var names []string
 	c.Flags().VisitAll(func(f *pflag.Flag) {
 		if !f.Hidden {
 			names = append(names, f.Name)
 		}
 	})
-	if s := suggest.Closest(name, names); s != "" {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown flag --%s: did you mean --%s?", name, s)}
-	}
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown flag --%s; %s", name, help)}
+	return names
 }
 
 // badValue turns pflag's `invalid argument "V" for "-t, --tests" flag:

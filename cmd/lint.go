@@ -58,14 +58,15 @@ keys built from values drawn inside the attempt (uuid, rand, time.Now, the
 transport's message id, attempt counters, LLM output), through helpers,
 packages and closures.
 
-lint drives ` + "`go vet -vettool=idemcheck`" + `, so unchanged packages come from the
+lint drives go vet -vettool=idemcheck, so unchanged packages come from the
 build cache; the verdict does not depend on what earlier runs cached.
 Packages that fail to load or type-check are listed, and the others are
 still analyzed and reported. Exit status: 0 no findings, 1 findings, 2 some
 package not analyzed, no package to analyze, or bad flags.`,
 		Example: `  idemcheck lint ./examples/demo/...
   idemcheck lint --format json ./examples/demo/...
-  idemcheck lint --explain IDEM001`,
+  idemcheck lint --explain IDEM001
+  idemcheck lint --explain config`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Patterns = args
 			if c.Root() != nil {
@@ -80,7 +81,7 @@ package not analyzed, no package to analyze, or bad flags.`,
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `FORMAT`: "+strings.Join(report.FormatNames(), ", "))
 	c.Flags().BoolVar(&opts.Tests, "tests", false, "also report findings in test code (_test.go files, helpers taking a testing.TB)")
 	c.Flags().StringVar(&opts.Tags, "tags", "", "comma-separated build `TAGS`")
-	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a `RULE` (e.g. IDEM001) and exit")
+	c.Flags().StringVar(&opts.Explain, "explain", "", "print the documentation of a `RULE` (e.g. IDEM001), or of "+config.FileName+" with 'config', and exit")
 	c.Flags().StringVar(&opts.ConfigPath, "config", "", "configuration `FILE` (default: "+config.FileName+" in the working directory or a parent)")
 	c.Flags().StringVar(&opts.NewFromRev, "new-from-rev", "", "report only findings on lines changed since this git `REVISION` (e.g. origin/main)")
 	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline `FILE`")
@@ -90,11 +91,18 @@ package not analyzed, no package to analyze, or bad flags.`,
 	return c
 }
 
+// explainConfig is the --explain topic of the configuration file.
+const explainConfig = "config"
+
 func lintRun(opts *LintOptions) error {
+	if strings.EqualFold(opts.Explain, explainConfig) {
+		_, err := io.WriteString(opts.IO.Out, config.Reference)
+		return err
+	}
 	if opts.Explain != "" {
 		rule, ok := suite.Rule(opts.Explain)
 		if !ok {
-			return UsageErrorf("unknown rule %q (rules: %s)", opts.Explain, strings.Join(suite.RuleIDs(), ", "))
+			return UsageErrorf("unknown rule %q (rules: %s; or %s for %s)", opts.Explain, strings.Join(suite.RuleIDs(), ", "), explainConfig, config.FileName)
 		}
 		return writeRuleDoc(opts.IO.Out, rule, ui.New(opts.IO.Out, opts.IO.ColorEnabled()))
 	}
@@ -118,9 +126,11 @@ func lintRun(opts *LintOptions) error {
 	if opts.baseline, err = readBaseline(opts); err != nil {
 		return err
 	}
-	var progress func(done, total int)
+	var progress func(driver.Progress)
+	var drawn *lintProgress
 	if opts.IO.IsStderrTTY() {
-		progress = terminalProgress(opts.IO.ErrOut)
+		drawn = startLintProgress(opts.IO.ErrOut)
+		progress = drawn.update
 	}
 	in := onSignals(context.Background())
 	defer in.stop()
@@ -134,8 +144,8 @@ func lintRun(opts *LintOptions) error {
 		Env:           opts.Env,
 		Progress:      progress,
 	})
-	if progress != nil {
-		fmt.Fprint(opts.IO.ErrOut, "\r\x1b[K")
+	if drawn != nil {
+		drawn.finish() // before anything is printed
 	}
 	if ierr := in.err("stopped go vet and the vet tools it started"); ierr != nil {
 		return ierr
@@ -152,15 +162,15 @@ func lintRun(opts *LintOptions) error {
 		}
 		res.Errors[i].Message = redactArgsIn(opts.Dir, e.Message, opts.Patterns)
 	}
-	findings, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
+	findings, baseline, err := adoptionFilters(opts, cfg, cfgPath, withoutDisabled(res.Findings, cfg))
 	if err != nil {
 		return err
 	}
 	if opts.WriteBaseline {
 		return writeBaseline(opts, findings, res.Errors)
 	}
-	result := report.Result{Findings: findings, Errors: res.Errors, Notes: withoutDisabled(res.Notes, cfg)}
-	env := report.Env{Style: textStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())), Rules: suite.Rules(), Version: opts.Version}
+	result := report.Result{Findings: findings, Errors: res.Errors, Notes: withoutDisabled(res.Notes, cfg), Warnings: res.Warnings, Baseline: baseline}
+	env := report.Env{Style: textStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())), Rules: suite.Rules(), Version: opts.Version, Width: opts.IO.Width()}
 	if err := format.Write(opts.IO.Out, result, env); err != nil {
 		return UsageErrorf("cannot write findings: %v", err)
 	}
@@ -235,14 +245,6 @@ func plainPackageError(msg string) string {
 	return msg
 }
 
-// terminalProgress returns a progress callback that rewrites one stderr
-// line: "analyzing packages 12/340".
-func terminalProgress(w io.Writer) func(done, total int) {
-	return func(done, total int) {
-		fmt.Fprintf(w, "\r\x1b[Kidemcheck: analyzing packages %d/%d", done, total)
-	}
-}
-
 // textStyle decorates report's text format with the ui styles.
 func textStyle(st *ui.Styles) report.Style {
 	return func(p report.Part, text string) string {
@@ -259,36 +261,41 @@ func textStyle(st *ui.Styles) report.Style {
 			return st.Pass.Render(text)
 		case report.PartSummary:
 			return st.Bold.Render(text)
+		case report.PartWarn:
+			return st.Warn.Render(text)
 		}
 		return text
 	}
 }
 
 // adoptionFilters applies, in order, the configuration's exclude globs,
-// --new-from-rev and --baseline (unless it is being written).
-func adoptionFilters(opts *LintOptions, cfg *config.Config, cfgPath string, fs []report.Finding) ([]report.Finding, error) {
+// --new-from-rev and --baseline (unless it is being written). With a
+// baseline, it also says how many findings the baseline hid.
+func adoptionFilters(opts *LintOptions, cfg *config.Config, cfgPath string, fs []report.Finding) ([]report.Finding, *report.BaselineCount, error) {
 	dir, err := filepath.Abs(cmp.Or(opts.Dir, "."))
 	if err != nil {
-		return nil, UsageErrorf("cannot find the working directory: %v", err)
+		return nil, nil, UsageErrorf("cannot find the working directory: %v", err)
 	}
 	if cfg != nil && len(cfg.Exclude) > 0 {
 		// --config may name the file relative to the working directory;
 		// the findings' files are made absolute, so must its directory be.
 		base, err := filepath.Abs(filepath.Dir(cfgPath))
 		if err != nil {
-			return nil, UsageErrorf("cannot find the configuration's directory: %v", err)
+			return nil, nil, UsageErrorf("cannot find the configuration's directory: %v", err)
 		}
 		fs = filter.Exclude(fs, dir, base, cfg.Excluded)
 	}
 	if opts.NewFromRev != "" {
 		if fs, err = filter.NewFromRev(context.Background(), fs, dir, opts.NewFromRev); err != nil {
-			return nil, UsageErrorf("%v", err)
+			return nil, nil, UsageErrorf("%v", err)
 		}
 	}
-	if opts.baseline != nil {
-		fs = opts.baseline.Filter(fs, dir)
+	if opts.baseline == nil {
+		return fs, nil, nil
 	}
-	return fs, nil
+	before := len(fs)
+	fs = opts.baseline.Filter(fs, dir)
+	return fs, &report.BaselineCount{Hidden: before - len(fs)}, nil
 }
 
 // readBaseline reads --baseline, up front: a file that is missing, too

@@ -2,11 +2,14 @@ package cmd
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/analyzer/report"
 )
 
 // chargeGo has one IDEM001 finding per function named in fns.
@@ -135,5 +138,101 @@ func TestVetToolHonoursDisable(t *testing.T) {
 	cfg := base64.StdEncoding.EncodeToString([]byte("disable: [IDEM001]\n"))
 	if out := vet("-IDEM003.config=" + cfg); strings.Contains(out, "idempotency key") {
 		t.Errorf("disable: [IDEM001] ignored under go vet:\n%s", out)
+	}
+}
+
+// A baseline run says how many findings the baseline hid, in the text
+// summary and in JSON, also when it hid them all.
+func TestLintBaselineSaysWhatItHid(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir := writeModule(t, map[string]string{"pay/pay.go": chargeGo("pay", "A", "B")})
+	baseline := filepath.Join(t.TempDir(), "baseline.json")
+	if _, _, err := runLint(t, &LintOptions{Dir: dir, Baseline: baseline, WriteBaseline: true}); err != nil {
+		t.Fatalf("--write-baseline: %v", err)
+	}
+	out, _, err := runLint(t, &LintOptions{Dir: dir, Baseline: baseline})
+	if err != nil || !strings.HasSuffix(out, "✓ no new findings (2 hidden by the baseline)\n") {
+		t.Errorf("all hidden: exit %d, output %q", exitCode(err), out)
+	}
+	writeFileAt(t, filepath.Join(dir, "pay/pay.go"), chargeGo("pay", "A", "B", "C"))
+	out, _, err = runLint(t, &LintOptions{Dir: dir, Baseline: baseline})
+	if exitCode(err) != ExitFinding || !strings.HasSuffix(out, "✗ 1 new finding in 1 file (2 hidden by the baseline)\n") {
+		t.Errorf("one new: exit %d, output %q", exitCode(err), out)
+	}
+	out, _, _ = runLint(t, &LintOptions{Dir: dir, Baseline: baseline, Format: "json"})
+	var doc report.JSONDocument
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Findings) != 1 || doc.Baseline == nil || doc.Baseline.Hidden != 2 {
+		t.Errorf("json: %v, %s", err, out)
+	}
+	out, _, _ = runLint(t, &LintOptions{Dir: dir, Format: "json"})
+	if strings.Contains(out, `"baseline"`) {
+		t.Errorf("json without --baseline has a baseline count:\n%s", out)
+	}
+}
+
+// directivesGo has a directive that suppresses a finding (A), one that
+// matches nothing (B) and a comment with a space after // (C).
+const directivesGo = `package pay
+
+import (
+	"fmt"
+	"time"
+)
+
+type Req struct{ IdempotencyKey string }
+
+func A(order string) Req {
+	//idemcheck:ignore IDEM001 the sandbox provider ignores the key
+	return Req{IdempotencyKey: order + fmt.Sprint(time.Now().UnixNano())}
+}
+
+func B(order string) Req {
+	//idemcheck:ignore IDEM002 stripe draws no key here
+	return Req{IdempotencyKey: "order:" + order}
+}
+
+func C(order string) string {
+	// idemcheck:ignore IDEM001 not a directive
+	return order
+}
+`
+
+// Directive mistakes are warnings: listed in every format, and the exit
+// status stays what the findings make it (0 here: there are none).
+func TestLintDirectiveWarningsKeepTheExitStatus(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir := writeModule(t, map[string]string{"pay/pay.go": directivesGo})
+	out, _, err := runLint(t, &LintOptions{Dir: dir})
+	want := "warning: pay/pay.go:16:2 idemcheck:ignore directive matched no IDEM002 finding on its line or the next: remove it, or name the rule reported there\n" +
+		"warning: pay/pay.go:21:2 \"// idemcheck:ignore\" is not a directive, so it suppresses nothing: write //idemcheck:ignore, without a space after //\n" +
+		"\n✓ no findings (2 warnings above)\n"
+	if err != nil || out != want {
+		t.Errorf("text: exit %d, output\n%s\nwant\n%s", exitCode(err), out, want)
+	}
+	out, _, err = runLint(t, &LintOptions{Dir: dir, Format: "json"})
+	var doc report.JSONDocument
+	if jerr := json.Unmarshal([]byte(out), &doc); err != nil || jerr != nil || len(doc.Findings) != 0 || len(doc.Warnings) != 2 || doc.Warnings[0].Rule != "directives" || doc.Warnings[0].Line != 16 {
+		t.Errorf("json: exit %d, %v\n%s", exitCode(err), jerr, out)
+	}
+	out, _, err = runLint(t, &LintOptions{Dir: dir, Format: "github"})
+	if err != nil || strings.Count(out, "::warning file=pay/pay.go,line=") != 2 || strings.Contains(out, "::error") {
+		t.Errorf("github: exit %d\n%s", exitCode(err), out)
+	}
+	out, _, err = runLint(t, &LintOptions{Dir: dir, Format: "sarif"})
+	if err != nil || strings.Count(out, `"level": "warning"`) < 2 || !strings.Contains(out, `"ruleId": "directives"`) {
+		t.Errorf("sarif: exit %d\n%s", exitCode(err), out)
+	}
+	// With a finding, the exit status is the finding's.
+	writeFileAt(t, filepath.Join(dir, "pay/pay.go"), strings.Replace(directivesGo, "\treturn order\n", "\treturn order + fmt.Sprint(time.Now().UnixNano())\n", 1)+
+		"\nfunc D(order string) Req { return Req{IdempotencyKey: C(order)} }\n")
+	out, _, err = runLint(t, &LintOptions{Dir: dir})
+	if exitCode(err) != ExitFinding || !strings.Contains(out, "IDEM001") || !strings.HasSuffix(out, "(2 warnings above)\n") {
+		t.Errorf("with a finding: exit %d\n%s", exitCode(err), out)
 	}
 }

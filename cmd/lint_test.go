@@ -7,7 +7,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/driver"
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/testenv"
 )
@@ -303,6 +306,10 @@ func TestLintExplainAndUsage(t *testing.T) {
 	if err != nil || !strings.HasPrefix(out, "IDEM001: per-attempt value in an idempotency key") || !strings.Contains(out, "Good") {
 		t.Errorf("explain: err=%v out=%q", err, out)
 	}
+	out, _, err = runLint(t, &LintOptions{Explain: "config"})
+	if err != nil || out != config.Reference {
+		t.Errorf("explain config: err=%v out=%q", err, out)
+	}
 	_, _, err = runLint(t, &LintOptions{Explain: "IDEM999"})
 	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "unknown rule") {
 		t.Errorf("unknown rule: %v", err)
@@ -376,8 +383,38 @@ func TestLintProgress(t *testing.T) {
 	if err := lintRun(opts); exitCode(err) != ExitFinding {
 		t.Fatalf("exit %d (%v)", exitCode(err), err)
 	}
-	if !strings.Contains(errOut.String(), "analyzing packages 0/2") || !strings.Contains(errOut.String(), "analyzing packages 2/2") {
-		t.Errorf("progress = %q", errOut.String())
+	// The phases in order, then the line cleared.
+	got := errOut.String()
+	want := []string{"listing packages…", "building dependencies… (then 2 packages to analyze)", "analyzing packages 1/2", "analyzing packages 2/2"}
+	at := 0
+	for _, w := range want {
+		i := strings.Index(got[at:], "idemcheck: "+w)
+		if i < 0 {
+			t.Fatalf("progress lacks %q after offset %d: %q", w, at, got)
+		}
+		at += i
+	}
+	if !strings.HasSuffix(got, "\r\x1b[K") {
+		t.Errorf("the progress line is not cleared at the end: %q", got)
+	}
+}
+
+func TestLintProgressText(t *testing.T) {
+	cases := []struct {
+		p       driver.Progress
+		elapsed time.Duration
+		want    string
+	}{
+		{driver.Progress{Phase: driver.PhaseList}, 0, "listing packages…"},
+		{driver.Progress{Phase: driver.PhaseBuild, Total: 1}, 0, "building dependencies… (then 1 package to analyze)"},
+		{driver.Progress{Phase: driver.PhaseBuild, Total: 30}, 0, "building dependencies… (then 30 packages to analyze)"},
+		{driver.Progress{Phase: driver.PhaseBuild, Total: 30}, 12500 * time.Millisecond, "building dependencies… 12s (then 30 packages to analyze)"},
+		{driver.Progress{Phase: driver.PhaseAnalyze, Done: 3, Total: 30}, 5 * time.Second, "analyzing packages 3/30"},
+	}
+	for _, c := range cases {
+		if got := progressText(c.p, c.elapsed); got != c.want {
+			t.Errorf("progressText(%+v, %v) = %q, want %q", c.p, c.elapsed, got, c.want)
+		}
 	}
 }
 

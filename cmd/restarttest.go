@@ -144,6 +144,9 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	return cmd
 }
 
+// embeddedNote says that the run used the throwaway server.
+const embeddedNote = "using an embedded PostgreSQL (a throwaway cluster, removed after the run): no --dsn, DATABASE_URL or PG* variable is set"
+
 func restartTestRun(opts *RestartTestOptions) error {
 	cfg, err := restartTestConfig(opts)
 	if err != nil {
@@ -177,6 +180,10 @@ func restartTestRun(opts *RestartTestOptions) error {
 		}
 		defer pg.Stop()
 		cfg.DSN = pg.DSN()
+		// Said on stderr in every case: a log of a piped or CI run would
+		// otherwise not tell which database the verdict was reached on.
+		progress.clear()
+		fmt.Fprintln(opts.IO.ErrOut, "note: "+embeddedNote)
 	}
 	cfg.Progress = func(round, total int, label string) {
 		progress.show(fmt.Sprintf("round %d/%d: %s…", round, total, label))

@@ -220,6 +220,32 @@ func TestRestartTestQuickStartIntentPasses(t *testing.T) {
 	}
 }
 
+// Piped, the run says on stderr that it used an embedded PostgreSQL (the
+// progress line that says so on a terminal is not drawn).
+func TestRestartTestPipedSaysEmbeddedPostgreSQL(t *testing.T) {
+	t.Parallel()
+	if databaseArgs(t) != nil {
+		t.Skip("no PostgreSQL server binaries: the embedded server cannot start")
+	}
+	ios, _, out, errOut := iostreams.Test()
+	root := NewRootCmd("test", ios)
+	root.SetArgs(append([]string{"restart-test"}, append(exampleArgs(t, "intent", nil), "--kill-at", "none")...))
+	if err := root.Execute(); err != nil {
+		t.Fatalf("%v\nstdout: %s\nstderr: %s", err, out, errOut)
+	}
+	if got := errOut.String(); got != "note: "+embeddedNote+"\n" {
+		t.Errorf("stderr = %q; want the note that an embedded PostgreSQL is used, and nothing else", got)
+	}
+	for _, c := range testDatabaseArgs(t)[1:] {
+		root := NewRootCmd("test", ios)
+		errOut.Reset()
+		root.SetArgs(append([]string{"restart-test"}, append(exampleArgs(t, "intent", []string{"--dsn", c}), "--kill-at", "none")...))
+		if err := root.Execute(); err != nil || strings.Contains(errOut.String(), "embedded") {
+			t.Errorf("with --dsn: %v, stderr %q; want no note about an embedded server", err, errOut)
+		}
+	}
+}
+
 func TestRestartTestHandlerNotFound(t *testing.T) {
 	t.Parallel()
 	args := append(testDatabaseArgs(t), "--handler", "/nonexistent/handler", "--message", filepath.Join("..", "testdata", "restart", "message.json"))

@@ -68,6 +68,8 @@ Exit codes: 0 ok, 1 finding or violation, 2 usage or environment error.`,
 		NewCmdDocs(ios, nil),
 	)
 	root.SetHelpCommand(helpCommand(root))
+	registerCompletions(root)
+	wrapHelp(root, ios)
 	hidePositionalArgs(root)
 	return root
 }

@@ -58,6 +58,33 @@ func TestUnknownFlagSuggestsTheClosest(t *testing.T) {
 	})
 }
 
+// An unknown command is shown as typed, quoted so that control characters
+// cannot reach the terminal, unless it holds the HMAC secret.
+func TestUnknownCommandShowsWhatWasTyped(t *testing.T) {
+	wantUsageErrors(t, map[string]string{
+		"lnit":      "idemcheck: unknown command \"lnit\"; did you mean lint? commands: completion, derive, lint, normcheck, restart-test\n",
+		"bogus":     "idemcheck: unknown command \"bogus\"; commands: completion, derive, lint, normcheck, restart-test\n",
+		"a\x1b[2Jb": "idemcheck: unknown command \"a\\x1b[2Jb\"; commands: completion, derive, lint, normcheck, restart-test\n",
+	})
+	t.Setenv(secretEnv, "sk_test_42")
+	wantUsageErrors(t, map[string]string{
+		"sk_test_42": "idemcheck: unknown command (argument 1, not shown: it holds $IDEMPOTENCY_HMAC_KEY); commands: completion, derive, lint, normcheck, restart-test\n",
+	})
+}
+
+// Go's flag package takes long flags with one dash; pflag reads `-format`
+// as the shorthands f, o, r, …: the error says which long flag was meant,
+// without a value given after "=".
+func TestSingleDashLongFlagSuggestsTwoDashes(t *testing.T) {
+	wantUsageErrors(t, map[string]string{
+		"lint -format json ./x":          "idemcheck: unknown flag -format: did you mean --format? (long flags take two dashes)\n",
+		"lint -format=secretvalue ./x":   "idemcheck: unknown flag -format: did you mean --format? (long flags take two dashes)\n",
+		"restart-test -kill-at response": "idemcheck: unknown flag -kill-at: did you mean --kill-at? (long flags take two dashes)\n",
+		"lint -tests":                    "idemcheck: unknown flag -tests: did you mean --tests? (long flags take two dashes)\n",
+		"lint -zzzzzz":                   "idemcheck: unknown shorthand flag: 'z' in -zzzzzz; run 'idemcheck lint --help' for the flags\n",
+	})
+}
+
 // A value that does not parse is named with what the flag wants, never with
 // the Go parser that refused it.
 func TestBadFlagValueSaysWhatTheFlagWants(t *testing.T) {

@@ -117,5 +117,23 @@ func ParseKillPoint(s string) (KillPoint, error) {
 	return KillPoint{}, fmt.Errorf("unknown kill point %q%s: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend or random", s, hint)
 }
 
+// KillPointForms are the --kill-at values as a shell completes them, each
+// with what it does ("value\tdescription"); a form ending in ":" wants its
+// argument typed after it.
+func KillPointForms() []string {
+	return []string{
+		KillNone + "\tthe clean round: no kill",
+		KillRequest + "\tkill when the effect request arrives (request:K for the K-th)",
+		KillResponse + "\tkill after the effect, before its response (response:K)",
+		KillAfterResponse + "\tkill right after the response is delivered (after-response:K)",
+		KillDBWrite + ":\tkill after the N-th committed write",
+		KillDBCommitLost + ":\tdrop the reply of the N-th commit",
+		KillTime + ":\tkill after a DURATION",
+		KillConcurrent + ":\tN deliveries at once",
+		KillResend + "\tre-send under fresh envelope ids",
+		KillRandom + "\t--rounds random kill points",
+	}
+}
+
 // killKinds are the kill points' names, for a suggestion on a typo.
 var killKinds = []string{KillNone, KillRequest, KillResponse, KillAfterResponse, KillDBWrite, KillDBCommitLost, KillTime, KillConcurrent, KillResend, KillRandom}

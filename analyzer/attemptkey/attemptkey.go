@@ -60,7 +60,6 @@ const remedy = "derive it from the frozen intent, or persist it before acting an
 
 func run(pass *analysis.Pass) (any, error) {
 	rep := directive.NewReporter(pass, Rule.ID)
-	rep.ReportMalformed(true)
 	if isStandard(pass) {
 		return nil, nil
 	}

@@ -30,6 +30,7 @@ package config
 import (
 	"bytes"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -47,6 +48,17 @@ import (
 
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
+
+// Reference is the configuration's reference, printed by
+// `idemcheck lint --explain config`: a user who installed the binary with
+// go install has no docs/ directory to look things up in.
+//
+//go:embed reference.txt
+var Reference string
+
+// SeeReference ends a configuration error with where the keys are
+// described, in the binary itself.
+const SeeReference = "run 'idemcheck lint --explain config' for the keys"
 
 // FileName is the name looked up from the working directory upwards.
 const FileName = ".idemcheck.yaml"
@@ -109,7 +121,7 @@ func Parse(data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("invalid config: %s; fix it as docs/lint.md#configuration-idemcheckyaml describes", describeYAMLError(err))
+		return nil, fmt.Errorf("invalid config: %s; %s", describeYAMLError(err), SeeReference)
 	}
 	if err := c.Compile(); err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -153,14 +155,35 @@ func TestParseErrorsSpeakYAML(t *testing.T) {
 		"disable: IDEM005\n":         "line 1: text `IDEM005` where a list belongs",
 		"include_generated: maybe\n": "line 1: text `maybe` where true or false belongs",
 		"sinks: [{fills: x}]\n":      "line 1: text `x` where a whole number belongs",
-		"zzz: 1\n":                   `line 1: unknown key "zzz"; fix it as docs/lint.md`,
+		"zzz: 1\n":                   `line 1: unknown key "zzz"; run 'idemcheck lint --explain config' for the keys`,
 	} {
 		_, err := Parse([]byte(in))
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "config.") {
 			t.Errorf("Parse(%q) = %v; want it to contain %q and no Go type", in, err, want)
 		}
-		if err != nil && !strings.HasSuffix(err.Error(), "describes") {
+		if err != nil && !strings.HasSuffix(err.Error(), SeeReference) {
 			t.Errorf("Parse(%q) = %v; want it to end in what to do", in, err)
 		}
+	}
+}
+
+// The reference that configuration errors point to (lint --explain config)
+// describes every key the file may have, and no other.
+func TestReferenceNamesEveryKey(t *testing.T) {
+	keys := map[string]bool{}
+	for _, typ := range []reflect.Type{reflect.TypeFor[Config](), reflect.TypeFor[Pattern]()} {
+		for i := range typ.NumField() {
+			if k, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ","); k != "" {
+				keys[k] = true
+			}
+		}
+	}
+	for k := range keys {
+		if !regexp.MustCompile(`(?m)(^|[ ,])` + regexp.QuoteMeta(k) + `[:, ]`).MatchString(Reference) {
+			t.Errorf("reference.txt does not describe the key %s", k)
+		}
+	}
+	if _, err := Parse([]byte(strings.SplitN(Reference, "Example:\n", 2)[1])); err != nil {
+		t.Errorf("the reference's example does not parse: %v", err)
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/analyzer/directives"
 	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
@@ -41,9 +42,26 @@ type Options struct {
 	Go            string   // the go command; default "go"
 	Env           []string // extra environment, KEY=VALUE
 
-	// Progress, when set, is called as packages finish: done of total
-	// non-standard packages (dependencies included).
-	Progress func(done, total int)
+	// Progress, when set, is called as the run moves through its phases,
+	// and in PhaseAnalyze as packages finish: done of total non-standard
+	// packages (dependencies included).
+	Progress func(Progress)
+}
+
+// Phase is a stage of a run, as the progress line names it.
+type Phase int
+
+// The phases of a run, in order.
+const (
+	PhaseList    Phase = iota // go list: finding the packages and what they import
+	PhaseBuild                // go vet compiles dependencies and analyzes the standard library; no package is reported yet
+	PhaseAnalyze              // packages are being analyzed: Done of Total
+)
+
+// Progress says where a run is.
+type Progress struct {
+	Phase       Phase
+	Done, Total int
 }
 
 // PackageError is a package that failed to load, parse or type-check.
@@ -55,6 +73,7 @@ type Result struct {
 	Findings []report.Finding
 	Errors   []PackageError
 	Notes    []report.Finding // analyses cut short (diagnostics of category "note")
+	Warnings []report.Finding // directive mistakes (diagnostics of category "warning")
 }
 
 func (o Options) patterns() []string {
@@ -109,6 +128,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	dir, _ = filepath.Abs(dir)
 
+	if opts.Progress != nil {
+		opts.Progress(Progress{Phase: PhaseList})
+	}
 	p, err := list(ctx, opts, goCmd, dir)
 	if err != nil {
 		return nil, err
@@ -159,11 +181,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	go func() { <-g.Done(); pw.Close() }()
 	defer context.AfterFunc(ctx, g.Kill)()
-	progress := opts.Progress
-	if progress != nil {
-		progress(0, p.total)
-		inner := progress
-		progress = func(done, _ int) { inner(min(done, p.total), p.total) }
+	// Until go vet reports its first package, it is compiling the
+	// dependencies and analyzing the standard library: on a cold cache
+	// that is most of the run, and "0 of N" would look hung.
+	var progress func(done, total int)
+	if opts.Progress != nil {
+		opts.Progress(Progress{Phase: PhaseBuild, Total: p.total})
+		progress = func(done, _ int) {
+			opts.Progress(Progress{Phase: PhaseAnalyze, Done: min(done, p.total), Total: p.total})
+		}
 	}
 	findings, analysisErrors, seen, parseErr := parse(stdout, dir, p.rootSet, progress)
 	if parseErr != nil {
@@ -212,12 +238,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	findings = kept
-	var notes []report.Finding
+	var notes, warnings []report.Finding
 	kept = findings[:0]
 	for _, f := range findings {
 		if analyzer, ok := strings.CutPrefix(f.Rule, notePrefix); ok {
 			f.Rule = analyzer
 			notes = append(notes, f)
+		} else if analyzer, ok := strings.CutPrefix(f.Rule, warningPrefix); ok {
+			f.Rule = analyzer
+			warnings = append(warnings, f)
 		} else {
 			kept = append(kept, f)
 		}
@@ -226,6 +255,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Findings = report.Dedup(kept)
 	report.Sort(notes)
 	res.Notes = report.Dedup(notes)
+	report.Sort(warnings)
+	res.Warnings = report.Dedup(warnings)
 	return res, nil
 }
 
@@ -389,9 +420,13 @@ func parse(r io.Reader, dir string, roots map[string]bool, progress func(done, t
 // noteCategory is the diagnostic category of a note about the analysis
 // itself (it was cut short), which is not a finding; toFinding marks such a
 // diagnostic's rule with notePrefix so that Run can set it apart.
+//
+// A warning (a mistake in a directive, category directives.Category) is
+// not a finding either, and is set apart the same way with warningPrefix.
 const (
-	noteCategory = "note"
-	notePrefix   = "note:"
+	noteCategory  = "note"
+	notePrefix    = "note:"
+	warningPrefix = "warning:"
 )
 
 func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
@@ -402,6 +437,8 @@ func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
 	case noteCategory:
 		rule = notePrefix + analyzer
 		d.Message = strings.TrimPrefix(d.Message, "note: ")
+	case directives.Category:
+		rule = warningPrefix + analyzer
 	}
 	f := report.Finding{Rule: rule, Message: d.Message, Related: []report.Related{}}
 	f.File, f.Line, f.Column = splitPosn(d.Posn, dir)

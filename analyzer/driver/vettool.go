@@ -64,6 +64,13 @@ func VetToolMain(args []string, analyzers []*analysis.Analyzer) {
 		os.Exit(0)
 	}
 	flag.Bool(everyPackageFlag, false, "report diagnostics of dependency-only packages too (set by idemcheck lint)")
+	if !hasBoolFlag(args, everyPackageFlag) {
+		// Plain go vet prints "file:line:col: message", without the
+		// category that holds the rule ID.
+		for _, a := range analyzers {
+			prefixCategory(a)
+		}
+	}
 	if hasBoolFlag(args, everyPackageFlag) {
 		analyzers = append(slices.Clip(analyzers), unitMarker)
 		if cfg, err := reportEveryPackage(args[len(args)-1]); err == nil {
@@ -74,6 +81,25 @@ func VetToolMain(args []string, analyzers []*analysis.Analyzer) {
 		}
 	}
 	unitchecker.Main(analyzers...) // does not return
+}
+
+// prefixCategory makes a's diagnostics start with their category, the
+// rule ID ("IDEM001: idempotency key built from …") or "warning", so that
+// a line of plain go vet output says which rule to look up, ignore or
+// disable. It changes a in place: VetToolMain's process analyzes one
+// package and exits.
+func prefixCategory(a *analysis.Analyzer) {
+	run := a.Run
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		report := pass.Report
+		pass.Report = func(d analysis.Diagnostic) {
+			if d.Category != "" && !strings.HasPrefix(d.Message, d.Category+": ") {
+				d.Message = d.Category + ": " + d.Message
+			}
+			report(d)
+		}
+		return run(pass)
+	}
 }
 
 // unitMarker reports one diagnostic per analyzed package, so that the

@@ -13,6 +13,7 @@ type Env struct {
 	Style   Style          // decoration of the text format; nil is plain
 	Rules   []ruledoc.Rule // documentation of every rule (SARIF)
 	Version string         // idemcheck version (SARIF)
+	Width   int            // columns to wrap the text format to; 0 does not wrap
 }
 
 // Format writes a Result in one output format, selected by
@@ -57,7 +58,7 @@ func FormatNames() []string {
 
 func init() {
 	Register(Format{Name: "text", Usage: "human text grouped by file (styled on a terminal)",
-		Write: func(w io.Writer, r Result, env Env) error { return WriteText(w, r, env.Style) }})
+		Write: func(w io.Writer, r Result, env Env) error { return WriteTextWidth(w, r, env.Style, env.Width) }})
 	Register(Format{Name: "json", Usage: `{"findings":[{"rule","file","line","column","message","related":[…]}], "errors":[{"package","message"}]}`,
 		Write: func(w io.Writer, r Result, _ Env) error { return WriteJSON(w, r) }})
 }

@@ -14,7 +14,7 @@ import (
 // Values are escaped as the Actions runner expects, so a message cannot
 // end the annotation or inject another command. A package that was not
 // analyzed gets an error annotation of its own, titled "not analyzed"; an
-// analysis cut short, a notice.
+// analysis cut short, a notice; a directive mistake, a warning.
 func WriteGitHub(w io.Writer, r Result) error {
 	var b strings.Builder
 	for _, e := range r.Errors {
@@ -27,6 +27,10 @@ func WriteGitHub(w io.Writer, r Result) error {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "::notice file=%s,line=%d,col=%d,title=%s::%s\n",
 			escapeProperty(n.File), n.Line, n.Column, escapeProperty(n.Rule+": analysis cut short"), escapeData(n.Message))
+	}
+	for _, n := range r.Warnings {
+		fmt.Fprintf(&b, "::warning file=%s,line=%d,col=%d,title=%s::%s\n",
+			escapeProperty(n.File), n.Line, n.Column, escapeProperty("idemcheck: directive"), escapeData(n.Message))
 	}
 	for _, f := range r.Findings {
 		msg := f.Message

@@ -150,3 +150,35 @@ func TestNotesAreNotFindings(t *testing.T) {
 		t.Errorf("notes key without notes:\n%s", js.String())
 	}
 }
+
+// On a narrow terminal a finding's message wraps at spaces and continues
+// under its own start; without a width the lines stay whole.
+func TestWriteTextWraps(t *testing.T) {
+	f := Finding{Rule: "IDEM001", File: "pay.go", Line: 46, Column: 16,
+		Message: "idempotency key built from rand.Read (random per attempt); a redelivery computes a different key",
+		Related: []Related{{File: "pay.go", Line: 32, Column: 11, Message: "rand.Read: random per attempt, drawn inside the attempt"}}}
+	var buf bytes.Buffer
+	if err := WriteTextWidth(&buf, Result{Findings: []Finding{f}}, nil, 40); err != nil {
+		t.Fatal(err)
+	}
+	want := `pay.go
+  46:16 IDEM001 idempotency key built
+                from rand.Read (random
+                per attempt); a
+                redelivery computes a
+                different key
+      • 32:11 rand.Read: random per
+              attempt, drawn inside the
+              attempt
+
+✗ 1 finding in 1 file
+`
+	if buf.String() != want {
+		t.Errorf("wrapped to 40:\n%s\nwant\n%s", buf.String(), want)
+	}
+	buf.Reset()
+	_ = WriteTextWidth(&buf, Result{Findings: []Finding{f}}, nil, 0)
+	if !strings.Contains(buf.String(), "  46:16 IDEM001 "+f.Message+"\n") {
+		t.Errorf("not wrapped without a width:\n%s", buf.String())
+	}
+}

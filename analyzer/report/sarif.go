@@ -13,6 +13,9 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/ruledoc"
 )
 
+// DirectiveRule is the SARIF rule of the warnings about directives.
+const DirectiveRule = "directives"
+
 // Tool describes the analyzer that produced a SARIF log.
 type Tool struct {
 	Name           string // "idemcheck"
@@ -25,7 +28,8 @@ type Tool struct {
 // its location, and, when a finding has a path, the steps as related
 // locations and as a code flow ending at the finding. Packages that were
 // not analyzed become error notifications of an invocation that did not
-// succeed; analyses cut short, warning notifications.
+// succeed; analyses cut short, warning notifications. Directive mistakes
+// are results of level "warning" of their own rule, DirectiveRule.
 func WriteSARIF(w io.Writer, result Result, rules []ruledoc.Rule, tool Tool) error {
 	fs := result.Findings
 	run := sarif.NewRunWithInformationURI(tool.Name, tool.InformationURI)
@@ -58,6 +62,18 @@ func WriteSARIF(w io.Writer, result Result, rules []ruledoc.Rule, tool Tool) err
 			flow.AddLocation(sarif.NewThreadFlowLocation().WithLocation(location(f.File, f.Line, f.Column, f.Message)))
 			res.AddCodeFlow(sarif.NewCodeFlow().WithMessage(sarif.NewTextMessage(f.Message)).AddThreadFlow(flow))
 		}
+	}
+	for _, n := range result.Warnings {
+		if run.GetRuleIndex(DirectiveRule) < 0 {
+			run.AddRule(DirectiveRule).
+				WithShortDescription(sarif.NewMultiformatMessageString().WithText("mistake in an //idemcheck:ignore directive")).
+				WithFullDescription(sarif.NewMultiformatMessageString().WithText("A directive that is malformed, names no known rule, gives no reason, or matches no finding suppresses nothing. Fix it or remove it.")).
+				WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel("warning"))
+		}
+		run.CreateResultForRule(DirectiveRule).
+			WithLevel("warning").
+			WithMessage(sarif.NewTextMessage(n.Message)).
+			AddLocation(location(n.File, n.Line, n.Column, ""))
 	}
 	if len(result.Errors)+len(result.Notes) > 0 {
 		inv := sarif.NewInvocation().WithExecutionSuccessful(len(result.Errors) == 0)

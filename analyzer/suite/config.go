@@ -7,7 +7,8 @@ import (
 )
 
 // Enabled returns the analyzers of the rules c does not disable, in rule
-// order.
+// order, then the directives analyzer (which judges only the directives of
+// rules that ran).
 func Enabled(c *config.Config) []*analysis.Analyzer {
 	var out []*analysis.Analyzer
 	for _, e := range entries {
@@ -15,5 +16,5 @@ func Enabled(c *config.Config) []*analysis.Analyzer {
 			out = append(out, e.analyzer)
 		}
 	}
-	return out
+	return append(out, directivesAnalyzer)
 }

@@ -12,7 +12,7 @@ func TestEveryAnalyzerHasItsRuleAndConfigFlag(t *testing.T) {
 	if len(rules) != 7 {
 		t.Fatalf("%d rules, want IDEM001-IDEM007", len(rules))
 	}
-	for i, a := range Analyzers() {
+	for i, a := range ruleAnalyzers() {
 		r := entries[i].rule
 		if r.ID != a.Name {
 			t.Errorf("%s is the documentation of analyzer %q: an analyzer is named after its rule", r.ID, a.Name)
@@ -44,10 +44,10 @@ disable: [IDEM001, IDEM005]
 	for _, a := range Enabled(c) {
 		names = append(names, a.Name)
 	}
-	if len(names) != 5 || names[0] != "IDEM002" {
+	if len(names) != 6 || names[0] != "IDEM002" || names[5] != "directives" {
 		t.Errorf("enabled = %v", names)
 	}
-	if len(Enabled(nil)) != 7 {
+	if len(Enabled(nil)) != 8 {
 		t.Error("nil config must enable every rule")
 	}
 	m, err := keymodel.New(c)

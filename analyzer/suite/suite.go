@@ -12,6 +12,7 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/appunique"
 	"github.com/idemcheck/idemcheck/analyzer/attemptkey"
 	"github.com/idemcheck/idemcheck/analyzer/baredigest"
+	"github.com/idemcheck/idemcheck/analyzer/directives"
 	"github.com/idemcheck/idemcheck/analyzer/floatkey"
 	"github.com/idemcheck/idemcheck/analyzer/ruledoc"
 	"github.com/idemcheck/idemcheck/analyzer/sdkkey"
@@ -35,8 +36,17 @@ var entries = []entry{
 	{tenantscope.Analyzer, tenantscope.Rule},
 }
 
-// Analyzers returns every analyzer of the suite, in rule order.
+// directivesAnalyzer reports mistakes in //idemcheck:ignore directives
+// (warnings, not findings); it runs after every rule.
+var directivesAnalyzer = directives.New(ruleAnalyzers()...)
+
+// Analyzers returns every analyzer of the suite: the rules in rule order,
+// then the directives analyzer.
 func Analyzers() []*analysis.Analyzer {
+	return append(ruleAnalyzers(), directivesAnalyzer)
+}
+
+func ruleAnalyzers() []*analysis.Analyzer {
 	out := make([]*analysis.Analyzer, len(entries))
 	for i, e := range entries {
 		out[i] = e.analyzer

@@ -11,7 +11,7 @@ func TestSuite(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := Rules()
-	if len(rules) != len(Analyzers()) || rules[0].ID != "IDEM001" {
+	if len(rules) != len(ruleAnalyzers()) || rules[0].ID != "IDEM001" || Analyzers()[len(rules)].Name != "directives" {
 		t.Fatalf("Rules() = %v", rules)
 	}
 	for _, r := range rules {

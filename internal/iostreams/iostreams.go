@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 
 	"golang.org/x/term"
 
@@ -26,6 +27,7 @@ type IOStreams struct {
 	stdoutTTY bool
 	stderrTTY bool
 	noColor   bool
+	width     int // columns to wrap human output to; 0 leaves lines as they are
 }
 
 // System returns the process's own streams, detecting terminals and NO_COLOR.
@@ -38,8 +40,33 @@ func System() *IOStreams {
 		stdoutTTY: isTerminal(os.Stdout),
 		stderrTTY: isTerminal(os.Stderr),
 		noColor:   noColor || os.Getenv("TERM") == "dumb",
+		width:     outputWidth(os.Stdout),
 	}
 }
+
+// outputWidth is the width human output on out is wrapped to: COLUMNS when
+// it is set to a number (on a terminal or not, as less and ls do), else
+// the terminal's width, else 0: output to a pipe or file keeps its lines
+// whole, so that grep and diff see one finding per line.
+func outputWidth(out *os.File) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	if !isTerminal(out) {
+		return 0
+	}
+	if w, _, err := term.GetSize(int(out.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return 0
+}
+
+// Width is the number of columns human output on Out is wrapped to; 0
+// means not to wrap.
+func (s *IOStreams) Width() int { return s.width }
+
+// SetWidth sets the columns to wrap to (0: do not wrap); for tests.
+func (s *IOStreams) SetWidth(n int) { s.width = n }
 
 // Test returns streams backed by buffers: stdin, stdout, stderr.
 func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {

@@ -41,7 +41,7 @@ func TestNewAndBuildAnalyzers(t *testing.T) {
 	for _, a := range analyzers {
 		names = append(names, a.Name)
 	}
-	if got := strings.Join(names, ","); got != "IDEM001,IDEM002,IDEM003,IDEM006,IDEM007" {
+	if got := strings.Join(names, ","); got != "IDEM001,IDEM002,IDEM003,IDEM006,IDEM007,directives" {
 		t.Errorf("analyzers = %s", got)
 	}
 	res, err := keymodel.Analyzer.Run(nil) // the model every rule will get
@@ -67,7 +67,7 @@ func TestRegistered(t *testing.T) {
 	}
 	analyzers, err := p.BuildAnalyzers()
 	defer resetConfig()
-	if err != nil || len(analyzers) != 7 {
+	if err != nil || len(analyzers) != 8 {
 		t.Fatalf("%d analyzers, %v", len(analyzers), err)
 	}
 }

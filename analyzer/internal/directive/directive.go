@@ -5,8 +5,10 @@
 //
 // A directive suppresses diagnostics of the named rules (comma-separated,
 // or "all") reported on its own line or on the line below it. A directive
-// must give a reason; one without a reason suppresses nothing and is
-// itself reported, so suppressions stay reviewable.
+// must give a reason; one without a reason suppresses nothing. Mistakes in
+// directives (no reason, an unknown rule, "// idemcheck:ignore" with a
+// space, a directive that matched nothing) are reported as warnings by the
+// analyzer of package analyzer/directives, from what this package records.
 package directive
 
 import (
@@ -15,6 +17,7 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -49,6 +52,7 @@ type Index struct {
 	fset       *token.FileSet
 	directives []Directive
 	byLine     map[fileLine][]int
+	spaced     []token.Pos // "// idemcheck:ignore …": not a directive to Go
 }
 
 type fileLine struct {
@@ -64,6 +68,9 @@ func Parse(fset *token.FileSet, files []*ast.File) *Index {
 			for _, c := range group.List {
 				d, ok := parseComment(c.Text)
 				if !ok {
+					if isSpaced(c.Text) {
+						idx.spaced = append(idx.spaced, c.Slash)
+					}
 					continue
 				}
 				p := fset.Position(c.Slash)
@@ -102,38 +109,104 @@ func parseComment(text string) (Directive, bool) {
 	return d, true
 }
 
+// isSpaced reports a comment that looks like a directive but is not one to
+// Go's comment-directive convention: "// idemcheck:ignore …" (a space, or
+// several, after the slashes), which suppresses nothing.
+func isSpaced(text string) bool {
+	rest, ok := strings.CutPrefix(text, "//")
+	if !ok || rest == strings.TrimLeft(rest, " \t") {
+		return false
+	}
+	return strings.HasPrefix(strings.TrimLeft(rest, " \t"), Prefix[2:])
+}
+
 // Suppressed reports whether a diagnostic of rule at pos is covered by a
 // directive with a reason on the same line or the line above.
 func (idx *Index) Suppressed(rule string, pos token.Pos) bool {
+	_, ok := idx.suppressing(rule, pos)
+	return ok
+}
+
+// suppressing returns the directive that suppresses a diagnostic of rule
+// at pos.
+func (idx *Index) suppressing(rule string, pos token.Pos) (Directive, bool) {
 	if idx == nil || !pos.IsValid() {
-		return false
+		return Directive{}, false
 	}
 	p := idx.fset.Position(pos)
 	for _, line := range []int{p.Line, p.Line - 1} {
 		for _, i := range idx.byLine[fileLine{p.Filename, line}] {
 			d := idx.directives[i]
 			if d.Reason != "" && d.Covers(rule) {
-				return true
+				return d, true
 			}
 		}
 	}
-	return false
+	return Directive{}, false
 }
 
-// Malformed returns the directives for rule that lack a reason. With
-// includeUnnamed, directives naming no rule at all are returned too (one
-// analyzer of the suite reports those, so they are reported once).
-func (idx *Index) Malformed(rule string, includeUnnamed bool) []Directive {
-	var out []Directive
-	for _, d := range idx.directives {
-		switch {
-		case len(d.Rules) == 0 && includeUnnamed:
-			out = append(out, d)
-		case len(d.Rules) > 0 && d.Reason == "" && d.Covers(rule) && (includeUnnamed || !d.Covers("ALL") || len(d.Rules) > 1):
-			out = append(out, d)
-		}
+// Directives returns the package's directives, in source order.
+func (idx *Index) Directives() []Directive { return idx.directives }
+
+// Spaced returns the positions of comments written "// idemcheck:ignore"
+// with a space after the slashes, which are no directive.
+func (idx *Index) Spaced() []token.Pos { return idx.spaced }
+
+// Usage is what the rules of one package did with its directives.
+type Usage struct {
+	mu   sync.Mutex
+	ran  map[string]bool               // rules that analyzed the package
+	used map[token.Pos]map[string]bool // directive → rules it suppressed a finding of
+}
+
+// Ran reports whether rule analyzed the package.
+func (u *Usage) Ran(rule string) bool { return u != nil && u.ran[strings.ToUpper(rule)] }
+
+// Used reports whether the directive at pos suppressed a finding of rule
+// ("ALL": of any rule).
+func (u *Usage) Used(pos token.Pos, rule string) bool {
+	if u == nil {
+		return false
 	}
-	return out
+	if strings.EqualFold(rule, "ALL") {
+		return len(u.used[pos]) > 0
+	}
+	return u.used[pos][strings.ToUpper(rule)]
+}
+
+// usages holds a Usage per package being analyzed (*types.Package →
+// *Usage). The rules write it as they report; the directives analyzer,
+// which requires every rule and so runs after them on the same package in
+// the same process, takes it.
+var usages sync.Map
+
+func usageOf(pkg *types.Package) *Usage {
+	u, _ := usages.LoadOrStore(pkg, &Usage{ran: map[string]bool{}, used: map[token.Pos]map[string]bool{}})
+	return u.(*Usage)
+}
+
+func (u *Usage) markRan(rule string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.ran[strings.ToUpper(rule)] = true
+}
+
+func (u *Usage) markUsed(pos token.Pos, rule string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.used[pos] == nil {
+		u.used[pos] = map[string]bool{}
+	}
+	u.used[pos][strings.ToUpper(rule)] = true
+}
+
+// TakeUsage returns what the rules recorded for pkg and forgets it.
+func TakeUsage(pkg *types.Package) *Usage {
+	u, ok := usages.LoadAndDelete(pkg)
+	if !ok {
+		return nil
+	}
+	return u.(*Usage)
 }
 
 // Reporter reports a rule's diagnostics through a pass, dropping those a
@@ -151,11 +224,13 @@ type Reporter struct {
 
 	calls   map[*types.Func][]*ast.CallExpr // calls of this package's functions, on first use
 	relayed map[relayKey]bool
+	usage   *Usage
 }
 
 // NewReporter parses the pass's directives for rule.
 func NewReporter(pass *analysis.Pass, rule string) *Reporter {
-	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files), relayed: map[relayKey]bool{}}
+	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files), relayed: map[relayKey]bool{}, usage: usageOf(pass.Pkg)}
+	r.usage.markRan(rule)
 	for _, f := range pass.Files {
 		if IsGenerated(pass.Fset, f) {
 			r.generated = append(r.generated, f)
@@ -253,29 +328,17 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 }
 
 func (r *Reporter) report(d analysis.Diagnostic) {
-	if r.Index.Suppressed(r.Rule, d.Pos) || r.dropped(d.Pos) {
+	if dir, ok := r.Index.suppressing(r.Rule, d.Pos); ok {
+		r.usage.markUsed(dir.Pos, r.Rule)
+		return
+	}
+	if r.dropped(d.Pos) {
 		return
 	}
 	if d.Category == "" {
 		d.Category = r.Rule
 	}
 	r.Pass.Report(d)
-}
-
-// ReportMalformed reports directives for this rule that give no reason.
-// The suite's first rule (IDEM001) passes includeUnnamed so that a bare
-// //idemcheck:ignore is reported exactly once.
-func (r *Reporter) ReportMalformed(includeUnnamed bool) {
-	for _, d := range r.Index.Malformed(r.Rule, includeUnnamed) {
-		if r.dropped(d.Pos) {
-			continue
-		}
-		msg := "idemcheck:ignore directive needs a reason: //idemcheck:ignore " + r.Rule + " <why this is safe>"
-		if len(d.Rules) == 0 {
-			msg = "idemcheck:ignore directive needs a rule and a reason: //idemcheck:ignore IDEMnnn <why this is safe>"
-		}
-		r.Pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: r.Rule, Message: msg})
-	}
 }
 
 // dropped reports whether a diagnostic at pos is left out by the

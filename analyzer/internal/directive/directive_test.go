@@ -19,6 +19,8 @@ func f() {
 	d := 4
 	//idemcheck:ignore all generated code
 	e := 5
+	// idemcheck:ignore IDEM001 a space after the slashes
+	//idemcheck:ignored not ours
 	_, _, _, _, _ = a, b, c, d, e
 }
 `
@@ -54,11 +56,22 @@ func TestDirectives(t *testing.T) {
 		}
 	}
 
-	bad := idx.Malformed("IDEM001", true)
-	if len(bad) != 2 || bad[0].Line != 7 || bad[1].Line != 9 {
-		t.Errorf("Malformed(IDEM001, true) = %+v, want lines 7 and 9", bad)
+	if len(idx.Directives()) != 5 {
+		t.Errorf("%d directives, want 5", len(idx.Directives()))
 	}
-	if bad := idx.Malformed("IDEM002", false); len(bad) != 0 {
-		t.Errorf("Malformed(IDEM002, false) = %+v, want none", bad)
+}
+
+func TestSpacedIsNoDirective(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := Parse(fset, []*ast.File{f})
+	if sp := idx.Spaced(); len(sp) != 1 || fset.Position(sp[0]).Line != 13 {
+		t.Errorf("Spaced() = %v, want the comment on line 13", sp)
+	}
+	if idx.Suppressed("IDEM001", fset.File(f.Pos()).LineStart(14)) {
+		t.Error("a spaced comment suppressed a finding")
 	}
 }

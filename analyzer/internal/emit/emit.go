@@ -22,12 +22,9 @@ type Reporter struct {
 	seen map[token.Pos]bool
 }
 
-// New parses the package's directives for rule id and reports directives
-// for it that give no reason.
+// New parses the package's directives for rule id.
 func New(pass *analysis.Pass, id string) *Reporter {
-	r := &Reporter{rep: directive.NewReporter(pass, id), seen: map[token.Pos]bool{}}
-	r.rep.ReportMalformed(false)
-	return r
+	return &Reporter{rep: directive.NewReporter(pass, id), seen: map[token.Pos]bool{}}
 }
 
 // Report reports a finding at pos unless a directive suppresses it or the

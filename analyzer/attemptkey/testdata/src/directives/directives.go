@@ -18,7 +18,7 @@ func suppressedSameLine(req *http.Request) {
 }
 
 func noReason(req *http.Request) {
-	//idemcheck:ignore IDEM001 // want `idemcheck:ignore directive needs a reason`
+	//idemcheck:ignore IDEM001
 	req.Header.Set("Idempotency-Key", uuid.NewString()) // want `built from uuid\.NewString`
 }
 

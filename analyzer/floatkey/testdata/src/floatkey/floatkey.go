@@ -146,7 +146,7 @@ func suppressedOtherRule(o Order) string {
 }
 
 func noReason(o Order) string {
-	//idemcheck:ignore IDEM003 // want `idemcheck:ignore directive needs a reason`
+	//idemcheck:ignore IDEM003
 	idemKey := fmt.Sprintf("%s:%.0f", o.ID, o.Total) // want `float64 value o.Total reaches`
 	return idemKey
 }
