@@ -139,7 +139,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.BoolVar(&opts.RequireKey, "require-key", false, "with --client-key: a request without the key must be refused with 400")
 	f.StringVar(&opts.Queue, "queue", "", "RabbitMQ `QUEUE` for an amqp:// --deliver (default: a fresh name per run)")
 	f.StringVar(&opts.Subject, "subject", "", "NATS `SUBJECT` for a nats:// --deliver (default: a fresh subject per run)")
-	f.DurationVar(&opts.AckWait, "ack-wait", time.Second, "broker delivery: NATS AckWait, and how long an idle RabbitMQ consumer may hold the message unacknowledged, a `DURATION`")
+	f.DurationVar(&opts.AckWait, "ack-wait", time.Second, "broker delivery: how long after its consumer died JetStream redelivers (NATS AckWait), and how long an idle RabbitMQ consumer may hold the message unacknowledged, a `DURATION`")
 	f.BoolVar(&opts.NATSPush, "nats-push", false, "with a nats:// --deliver: create a push consumer (NATS_DELIVER_SUBJECT, queue group NATS_CONSUMER) instead of a pull consumer")
 	return cmd
 }
