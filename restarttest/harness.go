@@ -473,7 +473,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	round := rs.result(index)
 	round.Resent = rs.resendChanges
 	if rs.rv != nil {
-		round.Rendezvous = rs.rv.report()
+		round.Rendezvous = rs.rv.report(rs.start)
 	}
 	round.EscapedProcesses = escaped
 	h.roundMu.Lock()
