@@ -74,8 +74,10 @@ one_run() {
   rm -rf "$work/clone" "$work/gocache"
   git clone -q "$repo" "$work/clone" && git -C "$work/clone" checkout -q "$head" || return 2
   start_load
+  local began=$SECONDS
   (cd "$work/clone" && GOCACHE="$work/gocache" go test ./...) >"$log" 2>&1
   local rc=$?
+  echo $((SECONDS - began)) >"$logs/run-$k.seconds"
   stop_load
   return $rc
 }
@@ -92,13 +94,16 @@ for k in $(seq "$runs"); do
     one_run "$k"
   fi
   rc=$?
-  took=$((SECONDS - began))
+  took="go test $(cat "$logs/run-$k.seconds" 2>/dev/null || echo ?)s"
+  if [[ -n ${LOCK:-} ]]; then
+    took+=", $((SECONDS - began))s with the wait for the lock"
+  fi
   if ((rc == 0)); then
     passed=$((passed + 1))
-    echo "run $k: ok (${took}s)"
+    echo "run $k: ok ($took)"
   else
     failed=$((failed + 1))
-    echo "run $k: FAIL (exit $rc, ${took}s), log $logs/run-$k.log"
+    echo "run $k: FAIL (exit $rc, $took), log $logs/run-$k.log"
     grep -E -- '--- FAIL|^FAIL|panic:' "$logs/run-$k.log" | sed 's/^/    /' | head -20
   fi
 done
