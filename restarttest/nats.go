@@ -170,7 +170,7 @@ func (b *natsBroker) reset(ctx context.Context) error {
 // JetStream redelivers what the dead consumers held that long after they
 // got it, to the consumer started next.
 func (b *natsBroker) consumersDied(ctx context.Context) error {
-	info, err := b.consumerInfo(ctx)
+	info, err := b.unbound(ctx)
 	if err != nil {
 		return err
 	}
@@ -181,6 +181,21 @@ func (b *natsBroker) consumersDied(ctx context.Context) error {
 	}
 	b.expiring, b.deliveredAt = true, info.Delivered.Consumer
 	return b.setAckWait(ctx, b.ackWait)
+}
+
+// unbound returns the consumer's info once JetStream no longer counts the
+// dead consumer's subscription (push; a second at most): a redelivery
+// pushed to a connection the server has not seen close yet would be lost
+// until the long AckWait.
+func (b *natsBroker) unbound(ctx context.Context) (*jetstream.ConsumerInfo, error) {
+	deadline := time.Now().Add(time.Second)
+	for {
+		info, err := b.consumerInfo(ctx)
+		if err != nil || !b.push || !info.PushBound || time.Now().After(deadline) {
+			return info, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // redelivered restores the long AckWait once JetStream delivered again
