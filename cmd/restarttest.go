@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"syscall"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/ui"
 	"github.com/idemcheck/idemcheck/restarttest"
+	"github.com/idemcheck/idemcheck/restarttest/htmlreport"
 )
 
 // RestartTestOptions are the parsed flags of `idemcheck restart-test`.
@@ -44,6 +46,7 @@ type RestartTestOptions struct {
 	Keep             bool
 	Format           string
 	MaxInput         input.Size // cap of --message, --setup and --model-replies
+	Report           string     // --report: the HTML file
 
 	ClientKey       bool
 	ClientKeyHeader string
@@ -133,13 +136,14 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.BoolVar(&opts.Keep, "keep", false, "keep the schema after the run, to inspect it")
 	f.StringVar(&opts.Format, "format", "text", "output `FORMAT`: text or json")
 	addMaxInputFlag(f, &opts.MaxInput)
+	f.StringVar(&opts.Report, "report", "", "also write the run as one self-contained HTML `FILE`: a timeline per round, each failing check where it broke")
 	f.BoolVar(&opts.ClientKey, "client-key", false, "act as the API's client: a fresh Idempotency-Key per request, the same on every retry, and probe the contract (http:// --deliver)")
 	f.StringVar(&opts.ClientKeyHeader, "client-key-header", "Idempotency-Key", "`NAME` of the key header sent with --client-key")
 	f.StringArrayVar(&opts.ClientHeaders, "client-header", nil, "a `HEADER` 'Name: Value' naming one client, repeatable; the first is sent with every delivery")
 	f.BoolVar(&opts.RequireKey, "require-key", false, "with --client-key: a request without the key must be refused with 400")
 	f.StringVar(&opts.Queue, "queue", "", "RabbitMQ `QUEUE` for an amqp:// --deliver (default: a fresh name per run)")
 	f.StringVar(&opts.Subject, "subject", "", "NATS `SUBJECT` for a nats:// --deliver (default: a fresh subject per run)")
-	f.DurationVar(&opts.AckWait, "ack-wait", time.Second, "broker delivery: NATS AckWait, and how long an idle RabbitMQ consumer may hold the message unacknowledged, a `DURATION`")
+	f.DurationVar(&opts.AckWait, "ack-wait", time.Second, "broker delivery: how long after its consumer died JetStream redelivers (NATS AckWait), and how long an idle RabbitMQ consumer may hold the message unacknowledged, a `DURATION`")
 	f.BoolVar(&opts.NATSPush, "nats-push", false, "with a nats:// --deliver: create a push consumer (NATS_DELIVER_SUBJECT, queue group NATS_CONSUMER) instead of a pull consumer")
 	return cmd
 }
@@ -152,6 +156,11 @@ func restartTestRun(opts *RestartTestOptions) error {
 	if err != nil {
 		return err
 	}
+	report, err := createReport(opts.Report)
+	if err != nil {
+		return err
+	}
+	defer report.discard()
 	parent := opts.Context
 	if parent == nil {
 		parent = context.Background()
@@ -202,6 +211,12 @@ func restartTestRun(opts *RestartTestOptions) error {
 	}
 	if err := writeRestartReport(opts, rep); err != nil {
 		return err
+	}
+	if err := report.write(rep); err != nil {
+		return err
+	}
+	if report != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "wrote the HTML report to %s\n", report.name)
 	}
 	if rep.Verdict != restarttest.VerdictPass {
 		return ErrFindings
@@ -396,4 +411,61 @@ func restartTextStyle(st *ui.Styles) restarttest.Style {
 		}
 		return text
 	}
+}
+
+// htmlReport is the --report file, created before the run so that a path
+// it cannot write fails at once, not after the rounds.
+type htmlReport struct {
+	name    string
+	f       *os.File
+	written bool
+}
+
+// createReport creates the --report file; nil without --report.
+func createReport(name string) (*htmlReport, error) {
+	if name == "" {
+		return nil, nil
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, UsageErrorf("--report: %v", fileError(err))
+	}
+	return &htmlReport{name: name, f: f}, nil
+}
+
+// write renders the run into the file.
+func (r *htmlReport) write(rep *restarttest.Report) error {
+	if r == nil {
+		return nil
+	}
+	err := htmlreport.Write(r.f, rep)
+	if cerr := r.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return UsageErrorf("--report: write %s: %v", r.name, fileError(err))
+	}
+	r.written = true
+	return nil
+}
+
+// discard removes the file of a run that ended without a verdict: no
+// report is better than an empty one.
+func (r *htmlReport) discard() {
+	if r == nil || r.written {
+		return
+	}
+	r.f.Close()
+	os.Remove(r.name)
+}
+
+// fileError says which file and what went wrong, without the operation's
+// Go wording ("open …: no such file or directory" → "…: no such file or
+// directory").
+func fileError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
 }

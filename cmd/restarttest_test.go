@@ -54,6 +54,7 @@ func TestRestartTestUsageErrors(t *testing.T) {
 		{[]string{"--handler", "true", "--message", "-"}, "--message: stdin is empty"},
 		{[]string{"--handler", "true", "--message", msg, "--rounds", "3"}, "apply to --kill-at random"},
 		{[]string{"--handler", "true", "--message", msg, "--kill-at", "request", "--seed", "7"}, "apply to --kill-at random"},
+		{[]string{"--handler", "true", "--message", msg, "--report", "/nonexistent/report.html"}, "--report: /nonexistent/report.html: no such file or directory"},
 	}
 	for _, tc := range cases {
 		code, _, stderr := runRestartTest(t, tc.args...)

@@ -24,6 +24,13 @@ type brokerOps interface {
 	remove(ctx context.Context) error
 }
 
+// redeliveryTimer is a broker that redelivers what a dead consumer held on a
+// timer (JetStream's AckWait), not when the consumer's connection closes
+// (RabbitMQ): it is told when none of the round's consumers runs anymore.
+type redeliveryTimer interface {
+	consumersDied(ctx context.Context) error
+}
+
 // brokerPending is the broker's view of the round's messages.
 type brokerPending struct {
 	ready    int // waiting for a consumer
@@ -221,8 +228,27 @@ func (b *brokerTransport) consume(ctx context.Context, rs *roundState, d int, ne
 			*next++
 			return a
 		}
+		b.consumerDied(ctx, rs)
 	}
 	return a
+}
+
+// consumerDied starts the broker's redelivery timer once no consumer of the
+// round runs: a consumer still working must not get the message again.
+func (b *brokerTransport) consumerDied(ctx context.Context, rs *roundState) {
+	t, ok := b.ops.(redeliveryTimer)
+	if !ok {
+		return
+	}
+	rs.mu.Lock()
+	running := len(rs.inflight)
+	rs.mu.Unlock()
+	if running > 0 {
+		return
+	}
+	if err := t.consumersDied(ctx); err != nil {
+		rs.envErr(&EnvError{Err: err})
+	}
 }
 
 // runConsumer starts the consumer and waits until it dies or the round

@@ -169,6 +169,39 @@ func TestBrokerPerDeliveryKeysFail(t *testing.T) {
 	}
 }
 
+// A consumer slower than --ack-wait (the provider answers after twice the
+// AckWait, as a busy machine can make it) is not redelivered to while it
+// works: JetStream redelivers only after the consumer died. Before, a push
+// consumer got the message pushed again mid-charge and charged once more
+// with the next delivery count: the clean round failed and the response
+// round counted 3 effects.
+func TestNATSSlowConsumerNotRedelivered(t *testing.T) {
+	t.Parallel()
+	for _, push := range []bool{true, false} {
+		name := map[bool]string{true: "push", false: "pull"}[push]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			handler := consumer(t, "nats") + " -key delivery-count"
+			if push {
+				handler += " -push"
+			}
+			cfg := brokerConfig(t, natsURL(t), handler)
+			cfg.NATSPush = push
+			cfg.Fault = ProviderFault{Delay: 2 * cfg.AckWait}
+			cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}}
+			rep := run(t, cfg)
+			defer dumpOnFailure(t, rep)
+			if clean := roundAt(t, rep, "none"); !clean.Passed || len(clean.EffectRequests) != 1 {
+				t.Errorf("clean round: passed %v with %d effect requests, want one delivery charging once", clean.Passed, len(clean.EffectRequests))
+			}
+			r := roundAt(t, rep, "response")
+			if once := check(r, CheckEffectOnce); !strings.HasPrefix(once.Detail, "duplicated charge (2 effects") {
+				t.Errorf("response round: effect-once %+v, want the kill's one redelivery charging a second time", once)
+			}
+		})
+	}
+}
+
 // A run leaves no queue behind, and refuses a queue that already exists.
 func TestAMQPQueueLifecycle(t *testing.T) {
 	t.Parallel()

@@ -63,7 +63,7 @@ type Config struct {
 	// Broker delivery (an amqp:// or nats:// DeliverURL); see broker.go.
 	Queue       string        // AMQP queue (default: fresh per run)
 	Subject     string        // NATS subject (default: fresh per run)
-	AckWait     time.Duration // NATS AckWait; the AMQP idle window (default 1s)
+	AckWait     time.Duration // NATS AckWait once the consumers died (Timeout while one runs); the AMQP idle window (default 1s)
 	AllowRemote bool          // a broker that is not on loopback
 	NATSPush    bool          // a NATS push consumer instead of a pull consumer
 }
@@ -473,7 +473,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	round := rs.result(index)
 	round.Resent = rs.resendChanges
 	if rs.rv != nil {
-		round.Rendezvous = rs.rv.report()
+		round.Rendezvous = rs.rv.report(rs.start)
 	}
 	round.EscapedProcesses = escaped
 	h.roundMu.Lock()

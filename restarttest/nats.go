@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,12 +19,21 @@ import (
 // concurrent consumers share the messages). JetStream tells exactly what a consumer has not acknowledged
 // (NumAckPending) and not yet received (NumPending); a message the handler
 // terminates is seen through the server's advisory.
+//
+// JetStream redelivers a message whose AckWait has passed to whoever
+// consumes, also to the consumer still working on it: a push consumer gets
+// it pushed again, and charges again after the first one. With a short
+// AckWait, a handler slowed by a busy machine would be redelivered to
+// without any kill. So the consumer's AckWait is the attempt's time limit
+// (holdWait) while a consumer runs, and --ack-wait only from the moment the
+// round's consumers died until JetStream has redelivered.
 type natsBroker struct {
 	url      string
 	subject  string
 	stream   string
 	consumer string
-	ackWait  time.Duration
+	ackWait  time.Duration // after the consumers died: how soon JetStream redelivers
+	holdWait time.Duration // while a consumer runs: no redelivery to it
 	push     bool
 	deliver  string // push: the deliver subject
 
@@ -31,6 +41,13 @@ type natsBroker struct {
 	js         jetstream.JetStream
 	terminated atomic.Int64
 	advisory   *nats.Subscription
+
+	mu     sync.Mutex
+	config jetstream.ConsumerConfig // the round's consumer
+	// expiring is set while AckWait is ackWait: from the consumers' death
+	// until the delivery after deliveredAt.
+	expiring    bool
+	deliveredAt uint64 // the consumer's delivery sequence when they died
 }
 
 func openNATS(ctx context.Context, h *harness) (transport, error) {
@@ -49,7 +66,7 @@ func openNATS(ctx context.Context, h *harness) (transport, error) {
 	}
 	suffix := randomHex(5)
 	b := &natsBroker{
-		url: raw, subject: h.cfg.Subject, ackWait: h.cfg.AckWait, push: h.cfg.NATSPush, nc: nc, js: js,
+		url: raw, subject: h.cfg.Subject, ackWait: h.cfg.AckWait, holdWait: h.cfg.Timeout, push: h.cfg.NATSPush, nc: nc, js: js,
 		stream:   "IDEMCHECK_" + strings.ToUpper(suffix),
 		consumer: "idemcheck-" + suffix,
 	}
@@ -129,7 +146,7 @@ func (b *natsBroker) reset(ctx context.Context) error {
 		Durable:       b.consumer,
 		Description:   "idemcheck restart-test run; deleted at the end",
 		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       b.ackWait,
+		AckWait:       b.holdWait,
 		FilterSubject: b.subject,
 		MaxDeliver:    -1,
 	}
@@ -142,7 +159,70 @@ func (b *natsBroker) reset(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("NATS consumer %s: %v", b.consumer, err)
 	}
+	b.mu.Lock()
+	b.config, b.expiring = cfg, false
+	b.mu.Unlock()
 	b.terminated.Store(0)
+	return nil
+}
+
+// consumersDied implements redeliveryTimer: AckWait becomes --ack-wait, so
+// JetStream redelivers what the dead consumers held that long after they
+// got it, to the consumer started next.
+func (b *natsBroker) consumersDied(ctx context.Context) error {
+	info, err := b.unbound(ctx)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.expiring {
+		return nil
+	}
+	b.expiring, b.deliveredAt = true, info.Delivered.Consumer
+	return b.setAckWait(ctx, b.ackWait)
+}
+
+// unbound returns the consumer's info once JetStream no longer counts the
+// dead consumer's subscription (push; a second at most): a redelivery
+// pushed to a connection the server has not seen close yet would be lost
+// until the long AckWait.
+func (b *natsBroker) unbound(ctx context.Context) (*jetstream.ConsumerInfo, error) {
+	deadline := time.Now().Add(time.Second)
+	for {
+		info, err := b.consumerInfo(ctx)
+		if err != nil || !b.push || !info.PushBound || time.Now().After(deadline) {
+			return info, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// redelivered restores the long AckWait once JetStream delivered again
+// after the consumers died: the consumer that got the message works on it
+// without a redelivery racing it. Lock held.
+func (b *natsBroker) redelivered(ctx context.Context, info *jetstream.ConsumerInfo) error {
+	if !b.expiring || info.Delivered.Consumer <= b.deliveredAt {
+		return nil
+	}
+	b.expiring = false
+	return b.setAckWait(ctx, b.holdWait)
+}
+
+// setAckWait updates the round's consumer; JetStream applies a new AckWait
+// to the messages already delivered. Lock held.
+func (b *natsBroker) setAckWait(ctx context.Context, d time.Duration) error {
+	cfg := b.config
+	cfg.AckWait = d
+	var err error
+	if b.push {
+		_, err = b.js.UpdatePushConsumer(ctx, b.stream, cfg)
+	} else {
+		_, err = b.js.UpdateConsumer(ctx, b.stream, cfg)
+	}
+	if err != nil {
+		return fmt.Errorf("NATS consumer %s: set AckWait to %s: %v", b.consumer, d, err)
+	}
 	return nil
 }
 
@@ -163,6 +243,12 @@ func (b *natsBroker) pending(ctx context.Context) (brokerPending, error) {
 	info, err := b.consumerInfo(ctx)
 	if err != nil {
 		return brokerPending{}, fmt.Errorf("NATS consumer %s: %v", b.consumer, err)
+	}
+	b.mu.Lock()
+	err = b.redelivered(ctx, info)
+	b.mu.Unlock()
+	if err != nil {
+		return brokerPending{}, err
 	}
 	p := brokerPending{ready: int(info.NumPending), unacked: info.NumAckPending, rejected: int(b.terminated.Load())}
 	if p.rejected > 0 {

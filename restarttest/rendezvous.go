@@ -30,6 +30,9 @@ type Rendezvous struct {
 	WaitedMS   int64  `json:"waited_ms"`  // from the first arrival to the release
 	// Note says why the deliveries were released before all arrived.
 	Note string `json:"note,omitempty"`
+	// HeldMS is when the first delivery arrived, since the round started,
+	// for the HTML report's timeline; not part of the JSON output.
+	HeldMS int64 `json:"-"`
 }
 
 // barrier holds the deliveries arriving at one point until all have come.
@@ -120,7 +123,7 @@ func (b *barrier) openLocked(reached bool, note string) {
 
 // report is the barrier's part of the round report; ok is false when no
 // delivery ever reached the point.
-func (b *barrier) report() (Rendezvous, bool) {
+func (b *barrier) report(roundStart time.Time) (Rendezvous, bool) {
 	b.open(false, "")
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -132,7 +135,7 @@ func (b *barrier) report() (Rendezvous, bool) {
 		note = "the round ended first"
 	}
 	return Rendezvous{Point: b.point, Deliveries: b.parties, Arrived: len(b.arrived), Reached: b.reached,
-		WaitedMS: b.waited.Milliseconds(), Note: note}, true
+		WaitedMS: b.waited.Milliseconds(), Note: note, HeldMS: b.first.Sub(roundStart).Milliseconds()}, true
 }
 
 // rendezvous are the barriers of a concurrent round.
@@ -168,10 +171,10 @@ func (rv *rendezvous) ended(d int) {
 	}
 }
 
-func (rv *rendezvous) report() []Rendezvous {
+func (rv *rendezvous) report(roundStart time.Time) []Rendezvous {
 	var out []Rendezvous
 	for _, b := range []*barrier{rv.writes, rv.requests} {
-		if r, ok := b.report(); ok {
+		if r, ok := b.report(roundStart); ok {
 			out = append(out, r)
 		}
 	}

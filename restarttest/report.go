@@ -56,7 +56,10 @@ type Round struct {
 	Passed      bool   `json:"passed"`
 	DurationMS  int64  `json:"duration_ms"`
 	Writes      int    `json:"writes"` // committed writing transactions in the schema
-	ModelCalls  int    `json:"model_calls"`
+	// CommitsMS are the times of those commits since the round started,
+	// for the HTML report's timeline; not part of the JSON output.
+	CommitsMS  []int64 `json:"-"`
+	ModelCalls int     `json:"model_calls"`
 	// EscapedProcesses counts handler processes found running outside the
 	// handler's process group after the round (setsid, daemons); they were
 	// killed.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -27,6 +28,7 @@ type roundState struct {
 	inflight map[*attemptRun]bool
 	latest   *attemptRun
 	writes   int
+	commits  []int64 // when each write committed, since start
 	// senders maps each effect request to its attempt and its place among
 	// that attempt's requests, for the kills around the K-th request.
 	senders map[*EffectRequest]sentBy
@@ -132,6 +134,7 @@ func (rs *roundState) current() *attemptRun {
 func (rs *roundState) onCommit(s *pgproxy.Session) pgproxy.Action {
 	rs.mu.Lock()
 	rs.writes++
+	rs.commits = append(rs.commits, time.Since(rs.start).Milliseconds())
 	rs.mu.Unlock()
 	a := rs.sender(s.ClientAddr.String(), rs.h.proxy.Addr().Port)
 	if a == nil {
@@ -500,6 +503,7 @@ func (rs *roundState) result(index int) Round {
 		KillPoint:      rs.kp.String(),
 		DurationMS:     time.Since(rs.start).Milliseconds(),
 		Writes:         rs.writes,
+		CommitsMS:      slices.Clone(rs.commits),
 		EffectRequests: reqs,
 	}
 	for _, a := range rs.attempts {

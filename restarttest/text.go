@@ -126,7 +126,7 @@ func (t *textWriter) round(r Round) {
 	}
 	kp, _ := ParseKillPoint(r.KillPoint)
 	note := ""
-	if kp.kills() && !r.KillReached {
+	if r.KillNotReached() {
 		note = st.Warn.Render("  (kill point not reached)")
 	}
 	t.line("%s  %s  %s%s", st.Bold.Render(fmt.Sprintf("round %d", r.Index)), kp.Label(), verdict, note)
@@ -194,22 +194,50 @@ func (t *textWriter) request(q EffectRequest) {
 	if q.IdempotencyKey != "" {
 		key = "key " + st.Code.Render(shortKeyN(q.IdempotencyKey, t.keyLen))
 	}
-	var res string
-	switch {
-	case q.Result == ResultDropped:
-		res = "dropped (killed before the provider saw it)"
-	case q.ResponseWithheld:
-		res = "executed " + q.EffectID + ", killed before the response arrived"
-	case q.Result == ResultExecuted:
-		res = fmt.Sprintf("%d executed %s", q.Status, q.EffectID)
-	default:
-		res = fmt.Sprintf("%d %s", q.Status, q.Result)
-	}
 	amount := ""
 	if q.Amount != "" {
 		amount = " amount " + q.Amount
 	}
-	t.line("    %s  %s%s → %s", q.Endpoint, key, amount, res)
+	t.line("    %s  %s%s → %s", q.Endpoint, key, amount, q.Answer())
+}
+
+// Answer says what the fake provider did with the request, as the reports
+// show it.
+func (q EffectRequest) Answer() string {
+	switch {
+	case q.Result == ResultDropped:
+		return "dropped (killed before the provider saw it)"
+	case q.ResponseWithheld:
+		return "executed " + q.EffectID + ", killed before the response arrived"
+	case q.Result == ResultExecuted:
+		return fmt.Sprintf("%d executed %s", q.Status, q.EffectID)
+	}
+	return fmt.Sprintf("%d %s", q.Status, q.Result)
+}
+
+// Describe says how the attempt ended, as the reports show it.
+func (a Attempt) Describe() string { return describeOutcome(a) }
+
+// DeliveryText says how the message reached the handler, for a report's
+// header.
+func (rep *Report) DeliveryText() string { return deliveryText(rep) }
+
+// KillNotReached reports whether the round had a kill point that no attempt
+// reached.
+func (r Round) KillNotReached() bool {
+	kp, _ := ParseKillPoint(r.KillPoint)
+	return kp.kills() && !r.KillReached
+}
+
+// ShortKeys shortens each key to the shortest prefix that still tells the
+// keys apart, as the text report does.
+func ShortKeys(keys []string) map[string]string {
+	n := shortKeyLen(keys)
+	out := make(map[string]string, len(keys))
+	for _, k := range keys {
+		out[k] = shortKeyN(k, n)
+	}
+	return out
 }
 
 // resent says which envelope fields the re-sent delivery renewed.
