@@ -15,15 +15,16 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
 
-// maxRounds bounds the fixed-point iteration; real packages converge in a
-// handful of rounds.
-const maxRounds = 12
+// maxRounds bounds the fixed-point iteration (-IDEM001.maxrounds); real
+// packages converge in a handful of rounds, since callees are visited
+// before their callers.
+var maxRounds = 12
 
 // solve propagates to a fixed point.
 func (e *engine) solve() {
 	e.markReadBack()
 	for round := 0; round < maxRounds; round++ {
-		e.changed = false
+		e.changed, e.changedIn = false, nil
 		for _, f := range e.funcs {
 			e.cur = f
 			for _, b := range f.Blocks {
@@ -44,7 +45,11 @@ func (e *engine) solve() {
 			break
 		}
 		if round == maxRounds-1 {
-			e.capped = append(e.capped, fmt.Sprintf("propagation stopped after %d rounds before reaching a fixed point", maxRounds))
+			where := ""
+			if e.changedIn != nil {
+				where = " in " + funcDisplay(e.changedIn)
+			}
+			e.capped = append(e.capped, fmt.Sprintf("propagation stopped after %d rounds before reaching a fixed point%s; raise the bound with --analyzer-flag -IDEM001.maxrounds=N", maxRounds, where))
 		}
 	}
 	e.computePersists()
@@ -200,7 +205,11 @@ func (e *engine) fieldLabel(pos token.Pos, structType types.Type, field int) *la
 	if name == "" || !pos.IsValid() {
 		return nil
 	}
-	if kind, ok := e.model.SourceField(structPkg(structType), name); ok {
+	// A built-in envelope field is per attempt where the application reads
+	// it from a delivery, not inside the client library that fills it in
+	// (amqp091 reads DeliveryTag to send an ack).
+	pkg := structPkg(structType)
+	if kind, ok := e.model.SourceField(pkg, name); ok && (pkg != e.pass.Pkg.Path() || e.model.ConfiguredSourceField(pkg, name)) {
 		return e.originLabel(e.sourceAt(pos, "field "+name, sourceKind(kind)))
 	}
 	return e.identityNameLabel(pos, "field "+name, messageIDName(structType, name), tag)
