@@ -186,7 +186,8 @@ type engine struct {
 	mem          map[ssa.Value][]entry
 	memIndex     map[ssa.Value]map[entryKey]bool
 	widened      map[ssa.Value]bool
-	changedIn    *ssa.Function // a function whose locations changed in the last round
+	fnValues     map[ssa.Value][]*ssa.Function // function-typed parameters → functions passed for them
+	changedIn    *ssa.Function                 // a function whose locations changed in the last round
 	clean        map[key]bool
 	fills        map[*ssa.Alloc][]ssa.Instruction
 	asValue      map[*ssa.Function]bool // functions used as values, not only called
@@ -338,8 +339,13 @@ func (e *engine) calleesFirst() []*ssa.Function {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(ssa.CallInstruction); ok {
-					if callee := call.Common().StaticCallee(); callee != nil && e.local[originOf(callee)] {
+					if m, _, ok := e.boundMethod(call.Common()); ok {
+						visit(m)
+					} else if callee := call.Common().StaticCallee(); callee != nil && e.local[originOf(callee)] {
 						visit(originOf(callee))
+					}
+					for _, target := range e.funcValues()[call.Common().Value] {
+						visit(target)
 					}
 				}
 			}
