@@ -35,6 +35,8 @@ func init() {
 	Analyzer.Flags.Var(&keyPattern, "keypattern",
 		"regular expression over normalized names (lower case, letters and digits only) of idempotency keys; replaces the default")
 	keymodel.RegisterFlag(&Analyzer.Flags)
+	Analyzer.Flags.IntVar(&maxRounds, "maxrounds", maxRounds,
+		"rounds of the fixed point over a package's functions before the analysis stops and says so")
 }
 
 type keyPatternFlag struct{ m *keyname.Matcher }

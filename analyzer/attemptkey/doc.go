@@ -97,7 +97,8 @@
 // local variable after a barrier filled it (key := uuid.NewString();
 // row.Scan(&key)) sees only the read-back value, and field-sensitive:
 // through assignment, struct fields (one tainted field does not taint its
-// siblings), slices, maps, channels, closures (captured variables), string
+// siblings), slices, maps, channels, closures (captured variables), func
+// values (a callback passed to a higher-order helper, a method value), string
 // operations, fmt, strconv, hex/base64, hash writes and sums, json.Marshal
 // and json.Unmarshal. Calls use summaries: a function that returns a
 // per-attempt value, a parameter that reaches the result or an

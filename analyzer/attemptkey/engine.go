@@ -32,10 +32,48 @@ type key struct {
 // structures then terminate, and a deep location is never merged with its
 // siblings, which would make findings up.
 func (k key) sub(elem string) key {
-	if k.root == nil || tooDeep(k.path+elem) {
+	if k.root == nil {
 		return key{}
 	}
-	return key{k.root, k.path + elem}
+	p := collapse(k.path + elem)
+	if tooDeep(p) {
+		return key{}
+	}
+	return key{k.root, p}
+}
+
+// collapse folds the access path of a recursive type onto its first
+// occurrence: in n.Content[i].Content[j] (a yaml.Node's children) the
+// step ".6[]" repeats, and the path is the same location as n.Content[i],
+// whose type it has. Without it, locations and parameter labels multiply
+// with every level of a tree, and a package with a recursive type would
+// need a cap on what a location holds.
+func collapse(p string) string {
+	elems := splitPath(p)
+	for n := 1; n <= 2; n++ {
+		for i := 0; i+2*n <= len(elems); i++ {
+			if strings.Join(elems[i:i+n], "") == strings.Join(elems[i+n:i+2*n], "") && (n == 2 || elems[i] == "[]") {
+				return collapse(strings.Join(append(elems[:i+n:i+n], elems[i+2*n:]...), ""))
+			}
+		}
+	}
+	return p
+}
+
+// splitPath splits ".1[].3%0" into ".1", "[]", ".3", "%0".
+func splitPath(p string) []string {
+	var out []string
+	start := 0
+	for i := 1; i <= len(p); i++ {
+		if i == len(p) || p[i] == '.' || p[i] == '[' || p[i] == '%' {
+			out = append(out, p[start:i])
+			start = i
+		}
+	}
+	if p == "" {
+		return nil
+	}
+	return out
 }
 
 const maxPathElems = 5
@@ -146,6 +184,10 @@ type engine struct {
 	addrKeys     map[ssa.Value]key
 	valKeys      map[ssa.Value]key
 	mem          map[ssa.Value][]entry
+	memIndex     map[ssa.Value]map[entryKey]bool
+	widened      map[ssa.Value]bool
+	fnValues     map[ssa.Value][]*ssa.Function // function-typed parameters → functions passed for them
+	changedIn    *ssa.Function                 // a function whose locations changed in the last round
 	clean        map[key]bool
 	fills        map[*ssa.Alloc][]ssa.Instruction
 	asValue      map[*ssa.Function]bool // functions used as values, not only called
@@ -200,6 +242,8 @@ func newEngine(pass *analysis.Pass, model *keymodel.Model, keys *keyname.Matcher
 		returns:      map[*ssa.Function][]*ssa.Return{},
 		binding:      map[*ssa.FreeVar]ssa.Value{},
 		mem:          map[ssa.Value][]entry{},
+		memIndex:     map[ssa.Value]map[entryKey]bool{},
+		widened:      map[ssa.Value]bool{},
 		clean:        map[key]bool{},
 		fills:        map[*ssa.Alloc][]ssa.Instruction{},
 		params:       map[paramKey]*label{},
@@ -295,8 +339,13 @@ func (e *engine) calleesFirst() []*ssa.Function {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(ssa.CallInstruction); ok {
-					if callee := call.Common().StaticCallee(); callee != nil && e.local[originOf(callee)] {
+					if m, _, ok := e.boundMethod(call.Common()); ok {
+						visit(m)
+					} else if callee := call.Common().StaticCallee(); callee != nil && e.local[originOf(callee)] {
 						visit(originOf(callee))
+					}
+					for _, target := range e.funcValues()[call.Common().Value] {
+						visit(target)
 					}
 				}
 			}
@@ -325,10 +374,11 @@ func (e *engine) extend(l *label, rest string) *label {
 	if l.origin != nil || rest == "" {
 		return l
 	}
-	if tooDeep(l.path + rest) {
+	p := collapse(l.path + rest)
+	if tooDeep(p) {
 		return nil
 	}
-	return e.paramLabel(l.fn, l.param, l.path+rest)
+	return e.paramLabel(l.fn, l.param, p)
 }
 
 // posn renders a position as "dir/file.go:line": short, and the same
@@ -450,23 +500,71 @@ func (e *engine) hop(o *origin, pos token.Pos, msg string, out *ssa.Function) *o
 	return h
 }
 
-// add records that location k holds l.
+// add records that location k holds l. A location holds each parameter
+// label once per path, and each per-attempt source once per path: the
+// same source reached by another route (another chain of calls) adds
+// nothing a finding needs, since a finding names one route. A location
+// that comes to hold more than maxEntries pairs is widened (see widen):
+// no value is ever dropped.
 func (e *engine) add(k key, l *label) {
 	if k.root == nil || l == nil {
 		return
 	}
-	es := e.mem[k.root]
-	for _, en := range es {
-		if en.l == l && en.path == k.path {
-			return
+	if e.widened[k.root] {
+		k.path = ""
+		if l.origin == nil {
+			l = e.paramLabel(l.fn, l.param, "")
 		}
 	}
-	if len(es) >= maxEntries {
-		e.capHit("a location held more than %d values; the others were dropped", maxEntries)
+	ek := entryKey{path: k.path, l: l}
+	if l.origin != nil {
+		ek = entryKey{path: k.path, root: l.origin.root}
+	}
+	set := e.memIndex[k.root]
+	if set == nil {
+		set = map[entryKey]bool{}
+		e.memIndex[k.root] = set
+	}
+	if set[ek] {
 		return
 	}
-	e.mem[k.root] = append(es, entry{k.path, l})
+	set[ek] = true
+	e.mem[k.root] = append(e.mem[k.root], entry{k.path, l})
 	e.changed = true
+	if e.cur != nil {
+		e.changedIn = e.cur
+	}
+	if len(e.mem[k.root]) > maxEntries && !e.widened[k.root] {
+		e.widen(k.root)
+	}
+}
+
+// maxEntries is the number of (path, value) pairs a location holds before
+// it is widened.
+const maxEntries = 64
+
+// widen makes root field-insensitive: every value it holds, at any path,
+// is held by the whole location, and a parameter's part by the whole
+// parameter. That over-approximates (a sibling field may look tainted)
+// but drops nothing, and bounds the location by the parameters and
+// sources in view. Recursive types (a yaml.Node tree) are what grows a
+// location past the bound: their paths times their parameters' paths.
+func (e *engine) widen(root ssa.Value) {
+	e.widened[root] = true
+	old := e.mem[root]
+	e.mem[root] = nil
+	e.memIndex[root] = nil
+	for _, en := range old {
+		e.add(key{root, ""}, en.l)
+	}
+}
+
+// entryKey identifies what a location holds at a path: a parameter label,
+// or a source (by its first origin).
+type entryKey struct {
+	path string
+	l    *label
+	root *origin
 }
 
 // entriesUnder returns what the value at k holds, as (relative path,
@@ -642,9 +740,6 @@ func isTable(x ssa.Value) bool {
 	_, ok := x.(*ssa.Const)
 	return ok
 }
-
-// maxEntries bounds what one abstract location holds.
-const maxEntries = 64
 
 // capHit notes, once per reason, that a bound cut the analysis short: the
 // package gets a note saying its findings may be incomplete.

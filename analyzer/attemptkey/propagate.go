@@ -15,15 +15,16 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
 
-// maxRounds bounds the fixed-point iteration; real packages converge in a
-// handful of rounds.
-const maxRounds = 12
+// maxRounds bounds the fixed-point iteration (-IDEM001.maxrounds); real
+// packages converge in a handful of rounds, since callees are visited
+// before their callers.
+var maxRounds = 12
 
 // solve propagates to a fixed point.
 func (e *engine) solve() {
 	e.markReadBack()
 	for round := 0; round < maxRounds; round++ {
-		e.changed = false
+		e.changed, e.changedIn = false, nil
 		for _, f := range e.funcs {
 			e.cur = f
 			for _, b := range f.Blocks {
@@ -44,7 +45,11 @@ func (e *engine) solve() {
 			break
 		}
 		if round == maxRounds-1 {
-			e.capped = append(e.capped, fmt.Sprintf("propagation stopped after %d rounds before reaching a fixed point", maxRounds))
+			where := ""
+			if e.changedIn != nil {
+				where = " in " + funcDisplay(e.changedIn)
+			}
+			e.capped = append(e.capped, fmt.Sprintf("propagation stopped after %d rounds before reaching a fixed point%s; raise the bound with --analyzer-flag -IDEM001.maxrounds=N", maxRounds, where))
 		}
 	}
 	e.computePersists()
@@ -200,7 +205,11 @@ func (e *engine) fieldLabel(pos token.Pos, structType types.Type, field int) *la
 	if name == "" || !pos.IsValid() {
 		return nil
 	}
-	if kind, ok := e.model.SourceField(structPkg(structType), name); ok {
+	// A built-in envelope field is per attempt where the application reads
+	// it from a delivery, not inside the client library that fills it in
+	// (amqp091 reads DeliveryTag to send an ack).
+	pkg := structPkg(structType)
+	if kind, ok := e.model.SourceField(pkg, name); ok && (pkg != e.pass.Pkg.Path() || e.model.ConfiguredSourceField(pkg, name)) {
 		return e.originLabel(e.sourceAt(pos, "field "+name, sourceKind(kind)))
 	}
 	return e.identityNameLabel(pos, "field "+name, messageIDName(structType, name), tag)
@@ -320,6 +329,12 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 			}
 		}
 	}
+	if m, recv, ok := e.boundMethod(c); ok {
+		// A method value (g := t.M; g(…)): the method, with the bound
+		// receiver as its first argument.
+		ci.mode, ci.local, ci.args = callLocal, m, append([]ssa.Value{recv}, c.Args...)
+		return ci
+	}
 	switch {
 	case cal.ssa != nil && e.local[originOf(cal.ssa)]:
 		ci.mode, ci.local = callLocal, originOf(cal.ssa)
@@ -337,7 +352,11 @@ func (e *engine) callInfo(c *ssa.CallCommon, val ssa.Value, pos token.Pos) *call
 			ci.mode = callIface
 		}
 	case cal.fn == nil:
-		// A call of a function value.
+		// A call of a function value: the functions of this package passed
+		// for it (a higher-order helper's callback).
+		if targets := e.funcValues()[c.Value]; len(targets) > 0 {
+			ci.mode, ci.impls = callIface, targets
+		}
 	default:
 		ci.mode = callDefault
 	}
@@ -641,4 +660,71 @@ func (e *engine) applyDefault(cal callee, c *ssa.CallCommon, args []ssa.Value, v
 			}
 		}
 	}
+}
+
+// boundMethod resolves a call of a method value of this package (the
+// bound-method wrapper a MakeClosure builds) to the method and receiver.
+func (e *engine) boundMethod(c *ssa.CallCommon) (*ssa.Function, ssa.Value, bool) {
+	mc, ok := c.Value.(*ssa.MakeClosure)
+	if !ok || len(mc.Bindings) != 1 {
+		return nil, nil, false
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || fn.Synthetic == "" {
+		return nil, nil, false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return nil, nil, false
+	}
+	m := e.pkg.Prog.FuncValue(obj)
+	if m == nil || !e.local[m] {
+		return nil, nil, false
+	}
+	return m, mc.Bindings[0], true
+}
+
+// funcValues maps each function-typed parameter of this package's
+// functions to the functions of this package passed for it at direct
+// calls (apply(F1, req, k)), and each method value to its method, so that
+// calls of function values are followed.
+func (e *engine) funcValues() map[ssa.Value][]*ssa.Function {
+	if e.fnValues != nil {
+		return e.fnValues
+	}
+	e.fnValues = map[ssa.Value][]*ssa.Function{}
+	seen := map[[2]any]bool{}
+	for _, f := range e.funcs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				callee := call.Common().StaticCallee()
+				if callee == nil || !e.local[originOf(callee)] {
+					continue
+				}
+				callee = originOf(callee)
+				for i, a := range call.Common().Args {
+					var target *ssa.Function
+					switch a := a.(type) {
+					case *ssa.Function:
+						target = a
+					case *ssa.MakeClosure:
+						target, _ = a.Fn.(*ssa.Function)
+					}
+					if target == nil || !e.local[target] || i >= len(callee.Params) {
+						continue
+					}
+					p := callee.Params[i]
+					if k := [2]any{p, target}; !seen[k] {
+						seen[k] = true
+						e.fnValues[p] = append(e.fnValues[p], target)
+					}
+				}
+			}
+		}
+	}
+	return e.fnValues
 }

@@ -19,10 +19,6 @@ func (e *engine) addParamSink(f *ssa.Function, s paramSink) {
 			return
 		}
 	}
-	if len(e.paramSinks[f]) >= 32 {
-		e.capHit("a function had more than %d parameter sinks; the others were dropped", 32)
-		return
-	}
 	e.paramSinks[f] = append(e.paramSinks[f], s)
 	e.changed = true
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
@@ -21,7 +19,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     Rule.ID,
 	Doc:      Rule.Doc(),
 	URL:      Rule.URL(),
-	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
+	Requires: []*analysis.Analyzer{keyflow.Analyzer, keymodel.Analyzer},
 	Run:      run,
 }
 
@@ -33,9 +31,8 @@ func run(pass *analysis.Pass) (any, error) {
 	if !emit.Enabled(pass, Rule.ID) {
 		return nil, nil
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	rep := emit.New(pass, Rule.ID)
-	pkg := keyflow.Load(pass, ins)
+	pkg := keyflow.Of(pass)
 	// Helpers whose result carries a float they read themselves (not one
 	// passed in: that is reported at the caller's argument) count as a
 	// float at their call sites: key := id + amountPart(order).

@@ -75,6 +75,10 @@ var builtin = config.Config{
 		{Package: "github.com/stripe/...", Function: "SetIdempotencyKey"},
 		{Package: "github.com/aws/aws-sdk-go-v2/...", Field: "ClientToken|IdempotencyToken|ClientRequestToken|CallerReference|MessageDeduplicationId"},
 		{Package: "github.com/aws/aws-sdk-go/...", Field: "ClientToken|IdempotencyToken|ClientRequestToken|CallerReference|MessageDeduplicationId"},
+		// A publish's deduplication id: JetStream drops a message whose id
+		// it has seen within the window.
+		{Package: "github.com/nats-io/nats.go", Function: "MsgId", Receiver: "-"},
+		{Package: "github.com/nats-io/nats.go/jetstream", Function: "WithMsgID", Receiver: "-"},
 	},
 	Operations: []config.Pattern{
 		// Logging, metrics, tracing and error values: a key passed to

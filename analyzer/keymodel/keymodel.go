@@ -182,6 +182,17 @@ func (m *Model) SourceField(pkg, name string) (kind string, ok bool) {
 	return "", false
 }
 
+// ConfiguredSourceField reports whether the configuration (not the
+// built-in model) names the field pkg.name as a source.
+func (m *Model) ConfiguredSourceField(pkg, name string) bool {
+	for _, p := range m.Config.Sources {
+		if p.MatchField(pkg, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // Barrier reports whether the results and out-parameters of pkg.recv.name
 // are stable across attempts (read back from the database, configuration,
 // replay-stable workflow APIs).

@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
@@ -22,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     Rule.ID,
 	Doc:      Rule.Doc(),
 	URL:      Rule.URL(),
-	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
+	Requires: []*analysis.Analyzer{keyflow.Analyzer, keymodel.Analyzer},
 	Run:      run,
 }
 
@@ -34,9 +32,8 @@ func run(pass *analysis.Pass) (any, error) {
 	if !emit.Enabled(pass, Rule.ID) {
 		return nil, nil
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	rep := emit.New(pass, Rule.ID)
-	pkg := keyflow.Load(pass, ins)
+	pkg := keyflow.Of(pass)
 	// Helpers that serialize a whole payload into their result count at
 	// their call sites: either a payload they read themselves, or the
 	// argument the caller passes for the parameter they serialize.

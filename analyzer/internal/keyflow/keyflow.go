@@ -16,10 +16,12 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -63,6 +65,23 @@ type Package struct {
 	All   []*Func // in source order
 	ByObj map[*types.Func]*Func
 }
+
+// Analyzer computes the key sites of a package once (Load), for every rule
+// that reads them: IDEM003, IDEM004 and IDEM005 require it rather than each
+// recomputing them.
+var Analyzer = &analysis.Analyzer{
+	Name:     "keyflow",
+	Doc:      "the key sites of a package (where values become keys, and the flows into them) that the AST-based idemcheck rules share",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		return Load(pass, pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)), nil
+	},
+	ResultType: reflect.TypeOf((*Package)(nil)),
+}
+
+// Of returns the key sites computed for the pass; the analyzer must list
+// Analyzer in Requires. Rules must not modify it.
+func Of(pass *analysis.Pass) *Package { return pass.ResultOf[Analyzer].(*Package) }
 
 // Load builds the data flow of every function of the package. A parameter
 // that reaches a key inside a function of the package makes the matching
