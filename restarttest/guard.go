@@ -68,6 +68,7 @@ type schemaGuard struct {
 
 	mu      sync.Mutex
 	touched []string
+	bypass  []string // handler processes connected to the server directly
 }
 
 // guardSQL creates the function and the event triggers. Each command or
@@ -186,10 +187,23 @@ func (g *schemaGuard) copyOutside(who string, st pgproxy.Statement) string {
 	return "idemcheck restart-test: COPY to or from a program or a file on the database server reaches outside the run's schema"
 }
 
+// recordBypass records a handler process connected to the server itself.
+func (g *schemaGuard) recordBypass(s string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !slices.Contains(g.bypass, s) {
+		g.bypass = append(g.bypass, s)
+	}
+}
+
 // check turns what was touched so far into the run's environment error.
 func (g *schemaGuard) check(schema string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if len(g.bypass) > 0 {
+		return envErrorf("the handler connected to the database directly, not through DATABASE_URL: %s — restart-test sees, counts and kills only what goes through its proxy; connect with DATABASE_URL or the PG* variables it sets",
+			strings.Join(g.bypass, "; "))
+	}
 	if len(g.touched) == 0 {
 		return nil
 	}

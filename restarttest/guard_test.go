@@ -244,3 +244,31 @@ func requirePsql(t *testing.T) {
 	t.Helper()
 	shellConfig(t, "")
 }
+
+// A handler that connects to the server itself, not through the proxy,
+// makes the run an environment error naming the process and its user.
+func TestHandlerConnectingDirectlyIsDetected(t *testing.T) {
+	requirePsql(t)
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		t.Skip("no /proc/net/tcp")
+	}
+	cfg, err := pgx.ParseConfig(dsn(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(cfg.Host, "/") {
+		t.Skip("the tests' server is on a unix socket")
+	}
+	direct := fmt.Sprintf("postgresql://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, cfg.Database)
+	_, err = guardRun(t, "psql -X -q "+shellQuote(direct)+` -c "select pg_sleep(1)"`, "")
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "connected to the database directly") ||
+		!strings.Contains(err.Error(), "(psql) as database user "+cfg.User) {
+		t.Fatalf("err = %v, want the direct connection named", err)
+	}
+	// Through the proxy, the same is no finding.
+	_, err = guardRun(t, `psql -X -q -c "select pg_sleep(1)"`, "")
+	if err == nil || strings.Contains(err.Error(), "directly") {
+		t.Errorf("through the proxy: %v", err)
+	}
+}

@@ -459,6 +459,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 
 	dctx, stopDeliveries := context.WithTimeout(ctx, h.cfg.RoundTimeout)
 	defer stopDeliveries()
+	stopWatch := h.watchBypass()
+	defer stopWatch()
 	switch {
 	case kp.Kind == KillResend:
 		if err := rs.prepareResend(); err != nil {
@@ -475,6 +477,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	default:
 		rs.deliverAll(dctx)
 	}
+	stopWatch()
 	if h.deliverSrv != nil {
 		h.deliverSrv.stop()
 	}
