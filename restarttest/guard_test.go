@@ -272,3 +272,57 @@ func TestHandlerConnectingDirectlyIsDetected(t *testing.T) {
 		t.Errorf("through the proxy: %v", err)
 	}
 }
+
+// A DSN user who may create neither roles nor event triggers still runs,
+// as itself, and the report says that nothing is prevented or detected.
+// One with CREATEROLE gets the run's role: prevention without the event
+// triggers. Neither leaves a role behind.
+func TestGuardForUsersWithoutSuperuser(t *testing.T) {
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	var db string
+	if err := c.QueryRow(ctx, "select current_database()").Scan(&db); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		attrs, want string
+		role        bool
+	}{
+		{"", "the database user may not create a role for the run (that needs CREATEROLE or a superuser); the database user may not create event triggers (that needs a superuser), so changes outside the run's schema are not detected", false},
+		{"createrole", SchemaChecked, true},
+	} {
+		user := "idemcheck_test_user_" + randomHex(3)
+		q := pgx.Identifier{user}.Sanitize()
+		if _, err := c.Exec(ctx, "create role "+q+" login "+tc.attrs+"; grant create on database "+pgx.Identifier{db}.Sanitize()+" to "+q); err != nil {
+			t.Fatal(err)
+		}
+		defer c.Exec(ctx, "drop owned by "+q+"; drop role "+q)
+		cfg, err := pgx.ParseConfig(dsn(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", user, cfg.Host, cfg.Port, cfg.Database)
+		if strings.HasPrefix(cfg.Host, "/") {
+			u = fmt.Sprintf("postgres://%s@/%s?host=%s&port=%d", user, cfg.Database, cfg.Host, cfg.Port)
+		}
+		rep, err := Run(ctx, Config{Handler: `psql -X -At -c "select session_user" >&2`, Message: []byte(`{}`), KillPoints: []KillPoint{{Kind: KillNone}}, MaxAttempts: 1, DSN: u})
+		if err != nil && !strings.Contains(err.Error(), "nothing to judge") || rep == nil {
+			t.Fatalf("%s: %v", user, err)
+		}
+		if rep.SchemaCheck != tc.want {
+			t.Errorf("%s (%s): schema_check %q, want %q", user, tc.attrs, rep.SchemaCheck, tc.want)
+		}
+		sessionUser := strings.TrimSpace(rep.Rounds[0].Attempts[0].Stderr)
+		if tc.role != (sessionUser == rep.Schema) || !tc.role && sessionUser != user {
+			t.Errorf("%s (%s): the handler is %q", user, tc.attrs, sessionUser)
+		}
+		var roles int
+		if err := c.QueryRow(ctx, "select count(*) from pg_roles where rolname = $1", rep.Schema).Scan(&roles); err != nil || roles != 0 {
+			t.Errorf("role %s left: %d %v", rep.Schema, roles, err)
+		}
+	}
+}

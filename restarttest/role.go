@@ -43,6 +43,11 @@ func createRole(ctx context.Context, admin *pgx.Conn, name string) (*runRole, st
 	if c := ownerComment(); c != "" {
 		sql += "; comment on role " + q + " is " + quoteLiteral(c)
 	}
+	var super string
+	if err := admin.QueryRow(ctx, "select current_setting('is_superuser')").Scan(&super); err == nil && super != "on" {
+		// A CREATEROLE user must be a member to give the role its schema.
+		sql += "; grant " + q + " to current_user"
+	}
 	_, err := admin.PgConn().Exec(ctx, sql).ReadAll()
 	var pgErr *pgconn.PgError
 	switch {
