@@ -93,14 +93,3 @@ func isSecret(name string) bool {
 	}
 	return false
 }
-
-// Set returns env with name set to value, replacing earlier entries.
-func Set(env []string, name, value string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if n, _, _ := strings.Cut(kv, "="); n != name {
-			out = append(out, kv)
-		}
-	}
-	return append(out, name+"="+value)
-}
