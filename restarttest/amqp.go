@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -17,10 +18,11 @@ import (
 // been idle for the idle window; then the consumer is stopped, and a message
 // it never acknowledged comes back as ready, which the broker then says.
 type amqpBroker struct {
-	url   string
-	queue string
-	dlq   string
-	conn  *amqp.Connection
+	url    string
+	queue  string
+	dlq    string
+	conn   *amqp.Connection
+	record string // the file naming the queues for a later run's sweep
 
 	mu sync.Mutex
 	ch *amqp.Channel
@@ -36,12 +38,16 @@ func openAMQP(ctx context.Context, h *harness) (transport, error) {
 		return nil, envErrorf("RabbitMQ at %s is not reachable: %v", RedactURL(raw), amqpErrorText(err))
 	}
 	b := &amqpBroker{url: raw, queue: h.cfg.Queue, conn: conn}
+	b.sweepStaleQueues()
 	if b.queue == "" {
-		b.queue = "idemcheck-" + randomHex(5)
+		b.queue = "idemcheck-" + randomHex(5) + ownerSuffix()
 	}
 	b.dlq = b.queue + ".rejected"
 	if err := b.declare(); err != nil {
-		conn.Close()
+		if b.record != "" && b.deleteQueues() == nil {
+			os.Remove(b.record)
+		}
+		b.conn.Close()
 		return nil, &EnvError{Err: err}
 	}
 	return newBrokerTransport(h, b, raw, h.cfg.AckWait), nil
@@ -56,12 +62,20 @@ func amqpErrorText(err error) string {
 }
 
 // channel returns a usable channel; RabbitMQ closes a channel on any
-// channel-level error, so a closed one is replaced.
+// channel-level error, so a closed one is replaced, and a lost connection
+// is dialed again.
 func (b *amqpBroker) channel() (*amqp.Channel, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.ch != nil && !b.ch.IsClosed() {
 		return b.ch, nil
+	}
+	if b.conn.IsClosed() {
+		conn, err := amqp.DialConfig(b.url, amqp.Config{Dial: amqp.DefaultDial(5 * time.Second)})
+		if err != nil {
+			return nil, fmt.Errorf("RabbitMQ at %s: the connection was lost and cannot be made again: %v", RedactURL(b.url), amqpErrorText(err))
+		}
+		b.conn = conn
 	}
 	ch, err := b.conn.Channel()
 	if err != nil {
@@ -85,6 +99,13 @@ func (b *amqpBroker) declare() error {
 		if _, err := ch.QueueDeclarePassive(q, true, false, false, false, nil); err == nil {
 			return fmt.Errorf("queue %q already exists on RabbitMQ at %s: restart-test declares and deletes its own queue; pass an unused --queue", q, RedactURL(b.url))
 		}
+	}
+	// Recorded before they exist: a kill right after the declare must not
+	// leave them unrecorded. (Not before the check: a queue that already
+	// existed is not the run's to delete.)
+	var err error
+	if b.record, err = recordQueues(amqpServer(b.url), b.queue, b.dlq); err != nil {
+		return fmt.Errorf("cannot record the run's queues: %v", err)
 	}
 	ch, err := b.channel()
 	if err != nil {
@@ -190,16 +211,23 @@ func (b *amqpBroker) pending(context.Context) (brokerPending, error) {
 	return p, nil
 }
 
-// remove deletes both queues and checks they are gone.
+// remove deletes both queues (over a new connection when the run's was
+// lost) and checks they are gone. Queues it cannot delete are named in the
+// error, and stay recorded for the next run's sweep.
 func (b *amqpBroker) remove(context.Context) error {
-	defer b.conn.Close()
+	defer func() { b.conn.Close() }()
+	if err := b.deleteQueues(); err != nil {
+		return fmt.Errorf("%v: queues %s and %s are left on RabbitMQ at %s (the next run against it deletes them, or rabbitmqctl delete_queue)",
+			err, b.queue, b.dlq, RedactURL(b.url))
+	}
+	os.Remove(b.record)
+	return nil
+}
+
+func (b *amqpBroker) deleteQueues() error {
 	for _, q := range []string{b.queue, b.dlq} {
-		ch, err := b.channel()
-		if err != nil {
+		if err := b.deleteQueue(q); err != nil {
 			return err
-		}
-		if _, err := ch.QueueDelete(q, false, false, false); err != nil {
-			return fmt.Errorf("delete queue %s: %v", q, amqpErrorText(err))
 		}
 	}
 	for _, q := range []string{b.queue, b.dlq} {
@@ -208,7 +236,7 @@ func (b *amqpBroker) remove(context.Context) error {
 			return err
 		}
 		if _, err := ch.QueueDeclarePassive(q, true, false, false, false, nil); err == nil {
-			return fmt.Errorf("queue %s is still on RabbitMQ at %s after the run", q, RedactURL(b.url))
+			return fmt.Errorf("queue %s is still there after the run", q)
 		}
 	}
 	return nil

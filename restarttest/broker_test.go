@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	amqp "github.com/rabbitmq/amqp091-go"
 
 	"github.com/idemcheck/idemcheck/internal/testenv"
@@ -321,6 +323,86 @@ func TestBrokerResendRound(t *testing.T) {
 		nats.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResend}}
 		if rep := run(t, nats); rep.Verdict != VerdictPass {
 			t.Errorf("nats intent consumer: verdict %s on the resend round, failed %v", rep.Verdict, failedChecks(rep))
+		}
+	})
+}
+
+// When idemcheck's own broker connection drops, the end of the run
+// connects again and deletes the queues or the stream; when it cannot,
+// the error names them, and (RabbitMQ) their record stays for the next
+// run.
+func TestBrokerLostConnectionStillRemoves(t *testing.T) {
+	ctx := context.Background()
+	t.Run("amqp", func(t *testing.T) {
+		raw := amqpURL(t)
+		open := func() (*brokerTransport, *amqpBroker) {
+			tr, err := openAMQP(ctx, &harness{cfg: Config{DeliverURL: raw}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bt := tr.(*brokerTransport)
+			return bt, bt.ops.(*amqpBroker)
+		}
+		declared := func(q string) bool {
+			conn, err := amqp.Dial(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			ch, _ := conn.Channel()
+			_, err = ch.QueueDeclarePassive(q, true, false, false, false, nil)
+			return err == nil
+		}
+		bt, b := open()
+		b.conn.Close() // the connection is lost
+		if err := bt.close(); err != nil {
+			t.Fatalf("close after a lost connection: %v", err)
+		}
+		for _, q := range []string{b.queue, b.dlq} {
+			if declared(q) {
+				t.Errorf("queue %s left after a lost connection", q)
+			}
+		}
+		if _, err := os.Stat(b.record); !os.IsNotExist(err) {
+			t.Errorf("queue record %s kept: %v", b.record, err)
+		}
+
+		bt, b = open()
+		b.conn.Close()
+		good := b.url
+		b.url = "amqp://guest:guest@127.0.0.1:1/" // and the broker cannot be reached again
+		err := bt.close()
+		if err == nil || !strings.Contains(err.Error(), b.queue) || !strings.Contains(err.Error(), b.dlq) || strings.Contains(err.Error(), "guest:guest") {
+			t.Errorf("err = %v, want it to name both queues, without the password", err)
+		}
+		if _, err := os.Stat(b.record); err != nil {
+			t.Errorf("queue record gone: %v", err)
+		}
+		b.url = good
+		if err := b.remove(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("nats", func(t *testing.T) {
+		raw := natsURL(t)
+		tr, err := openNATS(ctx, &harness{cfg: Config{DeliverURL: raw}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bt := tr.(*brokerTransport)
+		b := bt.ops.(*natsBroker)
+		b.nc.Close()
+		if err := bt.close(); err != nil {
+			t.Fatalf("close after a lost connection: %v", err)
+		}
+		nc, err := nats.Connect(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		js, _ := jetstream.New(nc)
+		if _, err := js.Stream(ctx, b.stream); !errors.Is(err, jetstream.ErrStreamNotFound) {
+			t.Errorf("stream %s after a lost connection: %v, want it deleted", b.stream, err)
 		}
 	})
 }

@@ -132,13 +132,18 @@ func isLoopbackHost(h string) bool {
 
 // database owns the run's schema: it recreates it per round and applies
 // the setup SQL. The handler reaches it through the run's proxy, which
-// counts its writes.
+// counts its writes. The setup, the --effect-sql counts and the handler's
+// sessions run as the run's role (see role.go) when there is one; the
+// admin session, the DSN's user, only creates and drops the schema and
+// the role.
 type database struct {
 	dsn    string
 	cfg    *pgconn.Config
 	schema string
 	admin  *pgx.Conn
 	guard  *schemaGuard
+	role   *runRole  // nil: the DSN's user does it all
+	setup  *pgx.Conn // the role's session, else admin
 }
 
 func openDatabase(ctx context.Context, dsn string) (*database, error) {
@@ -151,50 +156,89 @@ func openDatabase(ctx context.Context, dsn string) (*database, error) {
 		return nil, fmt.Errorf("bad DSN: %w", err)
 	}
 	db := &database{dsn: dsn, cfg: cfg, schema: "idemcheck_rt_" + randomHex(5)}
-	acfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+	onNotice := func(_ *pgconn.PgConn, n *pgconn.Notice) {
 		if db.guard != nil {
 			db.guard.notice("the setup SQL", n.Message)
 		}
 	}
+	acfg.OnNotice = onNotice
 	if db.admin, err = pgx.ConnectConfig(ctx, acfg); err != nil {
 		return nil, connectError(cfg, err)
 	}
-	db.guard = installGuard(ctx, db.admin, db.schema)
+	db.sweepStaleSchemas(ctx)
+	db.sweepStaleRoles(ctx)
+	role, why := createRole(ctx, db.admin, db.schema)
+	if role != nil {
+		if db.setup, err = role.connect(ctx, dsn, onNotice); err != nil {
+			_ = dropRole(ctx, db.admin, role.name)
+			role, why = nil, "the server refused a login as the run's role ("+loginReason(err)+"); allow logins with a password from loopback in pg_hba.conf"
+		}
+	}
+	if db.role = role; role == nil {
+		db.setup = db.admin
+	}
+	db.guard = installGuard(ctx, db.admin, db.schema, role)
+	db.guard.noRole = why
 	return db, nil
 }
 
-// resetSchema drops and recreates the schema and applies setup inside it,
-// all in one transaction (one commit per round keeps the harness cheap).
+// loginReason is the server's reason for refusing a login, in one line.
+func loginReason(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return shorten(pgErr.Message, 160)
+	}
+	return shorten(err.Error(), 160)
+}
+
+// resetSchema drops and recreates the schema (owned by the run's role),
+// then applies setup inside it in one transaction of the setup session.
 func (db *database) resetSchema(ctx context.Context, setup string) error {
 	db.terminateLockHolders(ctx)
-	tx, err := db.admin.Begin(ctx)
+	q := pgx.Identifier{db.schema}.Sanitize()
+	err := pgx.BeginFunc(ctx, db.admin, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "drop schema if exists "+q+" cascade"); err != nil {
+			return fmt.Errorf("drop schema %s: %w", db.schema, err)
+		}
+		create := "create schema " + q
+		if db.role != nil {
+			create += " authorization " + pgx.Identifier{db.role.name}.Sanitize()
+		}
+		if _, err := tx.Exec(ctx, create); err != nil {
+			return fmt.Errorf("create schema %s: %w", db.schema, err)
+		}
+		if c := schemaComment(); c != "" {
+			if _, err := tx.Exec(ctx, "comment on schema "+q+" is "+quoteLiteral(c)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	tx, err := db.setup.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	q := pgx.Identifier{db.schema}.Sanitize()
-	if _, err := tx.Exec(ctx, "drop schema if exists "+q+" cascade"); err != nil {
-		return fmt.Errorf("drop schema %s: %w", db.schema, err)
-	}
-	if _, err := tx.Exec(ctx, "create schema "+q); err != nil {
-		return fmt.Errorf("create schema %s: %w", db.schema, err)
-	}
-	if c := schemaComment(); c != "" {
-		if _, err := tx.Exec(ctx, "comment on schema "+q+" is "+quoteLiteral(c)); err != nil {
-			return err
-		}
-	}
 	if _, err := tx.Exec(ctx, "set local search_path to "+q); err != nil {
 		return err
 	}
-	// The setup runs as part of the run: the schema guard watches it.
-	if _, err := tx.Exec(ctx, "select set_config($1, $2, true)", runGUC, db.guard.runID); err != nil {
-		return err
+	if db.role == nil {
+		// The setup runs as part of the run: the schema guard watches it.
+		if _, err := tx.Exec(ctx, "select set_config($1, $2, true)", runGUC, db.guard.runID); err != nil {
+			return err
+		}
 	}
 	if strings.TrimSpace(setup) != "" {
 		if _, err := tx.Conn().PgConn().Exec(ctx, setup).ReadAll(); err != nil {
 			if gerr := db.guard.check(db.schema); gerr != nil {
 				return gerr // refused by the schema guard: say what it touched
+			}
+			var pgErr *pgconn.PgError
+			if db.role != nil && errors.As(err, &pgErr) && pgErr.Code == "42501" {
+				return fmt.Errorf("setup SQL: %s: the setup runs as the run's role %s, which may only change the run's schema (no superuser, no other schema)", shorten(pgErr.Message, 200), db.role.name)
 			}
 			return fmt.Errorf("setup SQL: %w", shortened(err))
 		}
@@ -237,6 +281,14 @@ func (db *database) close(ctx context.Context, keep bool) error {
 		err = db.dropSchema(ctx)
 	}
 	db.guard.remove(ctx, db.admin)
+	if db.role != nil {
+		db.setup.Close(ctx)
+		// What the role owns in a kept schema becomes the DSN user's.
+		_, _ = db.admin.Exec(ctx, "reassign owned by "+pgx.Identifier{db.role.name}.Sanitize()+" to current_user")
+		if rerr := dropRole(ctx, db.admin, db.role.name); rerr != nil && err == nil {
+			err = fmt.Errorf("drop role %s: %w", db.role.name, rerr)
+		}
+	}
 	db.admin.Close(ctx)
 	return err
 }
@@ -252,11 +304,16 @@ func (db *database) handlerEnv(proxy *net.TCPAddr) []string {
 		// search_path comes last, so it wins over one set there.
 		opts = own + " " + opts
 	}
+	// The handler logs in as the run's role; the proxy knows its password.
+	user, password := cfg.User, cfg.Password
+	if db.role != nil {
+		user, password = db.role.name, ""
+	}
 	u := url.URL{Scheme: "postgres", Path: "/" + cfg.Database}
-	if cfg.Password != "" {
-		u.User = url.UserPassword(cfg.User, cfg.Password)
+	if password != "" {
+		u.User = url.UserPassword(user, password)
 	} else {
-		u.User = url.User(cfg.User)
+		u.User = url.User(user)
 	}
 	q := url.Values{}
 	host, port := proxy.IP.String(), strconv.Itoa(proxy.Port)
@@ -270,13 +327,13 @@ func (db *database) handlerEnv(proxy *net.TCPAddr) []string {
 		"DATABASE_URL=" + u.String(),
 		"PGHOST=" + host,
 		"PGPORT=" + port,
-		"PGUSER=" + cfg.User,
+		"PGUSER=" + user,
 		"PGDATABASE=" + cfg.Database,
 		"PGOPTIONS=" + opts,
 		"PGSSLMODE=" + sslmode,
 	}
-	if cfg.Password != "" {
-		env = append(env, "PGPASSWORD="+cfg.Password)
+	if password != "" {
+		env = append(env, "PGPASSWORD="+password)
 	}
 	return env
 }

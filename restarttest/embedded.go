@@ -18,6 +18,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/idemcheck/idemcheck/internal/childenv"
 	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
@@ -244,17 +245,12 @@ func reachableByOthers(dir string) bool {
 	}
 }
 
-// serverEnv drops the caller's PG* variables, which would otherwise steer
-// initdb and postgres.
+// serverEnv is the environment of initdb and postgres: an allow-list
+// (PATH, HOME, TZ, TMPDIR…), so neither the caller's PG* variables, which
+// would steer them, nor the HMAC secret, which a handler could read from
+// the server's /proc/PID/environ, reach the server. LC_ALL=C last.
 func serverEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "PG") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "LC_ALL=C")
+	return append(childenv.Environ(), "LC_ALL=C")
 }
 
 func resolveLink(p string) string {
@@ -302,5 +298,5 @@ func embeddedIsStale(dir string) bool {
 	if err != nil || pid <= 0 {
 		return false
 	}
-	return syscall.Kill(pid, 0) == syscall.ESRCH
+	return procgroup.Dead(pid)
 }

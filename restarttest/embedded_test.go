@@ -107,13 +107,82 @@ func TestRemoveStaleEmbedded(t *testing.T) {
 	stale := mk("idemcheck-pg-stale", strconv.Itoa(dead.Process.Pid))
 	live := mk("idemcheck-pg-live", strconv.Itoa(os.Getpid()))
 	starting := mk("idemcheck-pg-starting", "")
+	// A postmaster whose idemcheck was killed with SIGKILL can linger as a
+	// zombie: kill(pid, 0) succeeds on it, yet it is dead.
+	zombie := exec.Command("true")
+	if err := zombie.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer zombie.Wait()
+	waitZombie(t, zombie.Process.Pid)
+	undead := mk("idemcheck-pg-zombie", strconv.Itoa(zombie.Process.Pid))
 	RemoveStaleEmbedded()
-	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Errorf("stale directory kept: %v", err)
+	for _, dir := range []string{stale, undead} {
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("stale directory %s kept: %v", dir, err)
+		}
 	}
 	for _, dir := range []string{live, starting} {
 		if _, err := os.Stat(dir); err != nil {
 			t.Errorf("%s removed: %v", dir, err)
 		}
+	}
+}
+
+// waitZombie waits until pid, a child not yet waited for, has exited.
+func waitZombie(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			t.Skip("no /proc: cannot see a zombie")
+		}
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
+			return
+		}
+	}
+	t.Fatalf("pid %d did not become a zombie", pid)
+}
+
+// The embedded server runs without the caller's secret: not in its
+// postmaster's environment, not readable by a superuser session asking
+// the server for its own /proc/self/environ.
+func TestEmbeddedServerHasNoSecret(t *testing.T) {
+	testenv.SkipIfShort(t, "starts PostgreSQL")
+	if _, err := FindServerBinaries(); err != nil {
+		t.Skip(err)
+	}
+	<-testDSNReady // the tests' own server must not see the variable either
+	const secret = "real-secret-of-the-caller-8d1f"
+	t.Setenv("IDEMPOTENCY_HMAC_KEY", secret)
+	t.Setenv("SOME_OTHER_TOKEN", secret)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pg, err := StartEmbedded(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Stop()
+	environ, err := os.ReadFile("/proc/" + strconv.Itoa(pg.cmd.Process.Pid) + "/environ")
+	if err != nil {
+		t.Skip("cannot read the postmaster's environment: ", err)
+	}
+	if strings.Contains(string(environ), secret) {
+		t.Errorf("the postmaster's environment holds the secret: %q", environ)
+	}
+	if !strings.Contains(string(environ), "PATH=") {
+		t.Errorf("the postmaster's environment lost PATH: %q", environ)
+	}
+	conn, err := pgx.Connect(ctx, pg.DSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var backend []byte
+	if err := conn.QueryRow(ctx, "select pg_read_binary_file('/proc/self/environ')").Scan(&backend); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(backend), secret) || len(backend) == 0 {
+		t.Errorf("a backend's environment: %q", backend)
 	}
 }

@@ -17,13 +17,17 @@ import (
 )
 
 // The schema guard finds what the setup SQL and the handler change outside
-// the run's schema. Every session of the run carries the setting runGUC
-// (the proxy adds it to the handler's connections, the setup sets it in its
-// transaction); two event triggers, whose function lives in the admin
-// session's pg_temp (so it goes, with the triggers, when that session ends,
-// even if idemcheck is killed), report each DDL command and drop of such a
-// session that is not in the schema as a warning carrying guardPrefix. The
-// proxy keeps those warnings from the handler.
+// the run's schema. With a run's role (role.go) the server itself refuses
+// most of that; the guard names what is left. The run's sessions are
+// those logged in as the role (session_user, which no session of a role
+// without superuser can change); without a role, those carrying the
+// setting runGUC (the proxy adds it to the handler's connections, the
+// setup sets it in its transaction), which a handler can change. Two
+// event triggers, whose function lives in the admin session's pg_temp (so
+// it goes, with the triggers, when that session ends, even if idemcheck
+// is killed), report each DDL command and drop of such a session that is
+// not in the schema as a warning carrying guardPrefix. The proxy keeps
+// those warnings from the handler.
 const (
 	runGUC      = "idemcheck.run"
 	guardPrefix = "idemcheck-outside-schema: "
@@ -34,8 +38,13 @@ const SchemaChecked = "checked"
 
 // status is what the report says about the guard.
 func (g *schemaGuard) status() string {
-	if g.active {
+	switch {
+	case g.role:
 		return SchemaChecked
+	case g.active:
+		return g.noRole + ": changes outside the run's schema are detected, not prevented"
+	case g.noRole != "":
+		return g.noRole + "; " + g.reason
 	}
 	return g.reason
 }
@@ -54,9 +63,12 @@ type schemaGuard struct {
 	runID  string
 	active bool
 	reason string // why the guard is off
+	role   bool   // the run's sessions log in as the run's role
+	noRole string // why they do not
 
 	mu      sync.Mutex
 	touched []string
+	bypass  []string // handler processes connected to the server directly
 }
 
 // guardSQL creates the function and the event triggers. Each command or
@@ -64,14 +76,18 @@ type schemaGuard struct {
 // error, so the transaction rolls back and nothing outside the schema
 // changes. Temporary objects (pg_temp) and the schema's own are left
 // alone; so are GRANT and REVOKE, whose object the server does not name.
-func guardSQL(name, runID, schema string) string {
+func guardSQL(name, runID, schema string, role *runRole) string {
 	fn := "pg_temp." + name
+	theRun := "current_setting(" + quoteLiteral(runGUC) + ", true) is distinct from " + quoteLiteral(runID)
+	if role != nil {
+		theRun = "session_user is distinct from " + quoteLiteral(role.name)
+	}
 	refusal := quoteLiteral("idemcheck restart-test: the run may only change objects in schema " + schema + " (DATABASE_URL's search_path)")
 	return `
 create function ` + fn + `() returns event_trigger language plpgsql as $f$
 declare r record; n int := 0;
 begin
-  if current_setting(` + quoteLiteral(runGUC) + `, true) is distinct from ` + quoteLiteral(runID) + ` then
+  if ` + theRun + ` then
     return;
   end if;
   if tg_event = 'sql_drop' then
@@ -104,9 +120,9 @@ create event trigger ` + name + `_drop on sql_drop execute function ` + fn + `()
 // installGuard sets the guard up on the admin session. A user who may not
 // create event triggers (they need a superuser) gets no guard, and the
 // report says so.
-func installGuard(ctx context.Context, admin *pgx.Conn, schema string) *schemaGuard {
-	g := &schemaGuard{name: "idemcheck_guard_" + randomHex(5), runID: randomHex(8)}
-	_, err := admin.PgConn().Exec(ctx, guardSQL(g.name, g.runID, schema)).ReadAll()
+func installGuard(ctx context.Context, admin *pgx.Conn, schema string, role *runRole) *schemaGuard {
+	g := &schemaGuard{name: "idemcheck_guard_" + randomHex(5), runID: randomHex(8), role: role != nil}
+	_, err := admin.PgConn().Exec(ctx, guardSQL(g.name, g.runID, schema, role)).ReadAll()
 	var pgErr *pgconn.PgError
 	switch {
 	case err == nil:
@@ -160,19 +176,34 @@ func (g *schemaGuard) record(s string) {
 
 // copyOutside records a COPY that runs a program or reads or writes a file
 // on the database server: outside the schema whatever it names. It returns
-// the reason to refuse it with, or "".
+// the reason to refuse it with, or "". (Without the run's role, only
+// the statement's text tells: one inside a DO block is not seen.)
 func (g *schemaGuard) copyOutside(who string, st pgproxy.Statement) string {
-	if !st.CopyProgram && !st.CopyServerFile {
+	if g.role || !st.CopyProgram && !st.CopyServerFile {
+		// The run's role may do neither: the server refuses it.
 		return ""
 	}
 	g.record(who + ": " + shorten(st.SQL, 120))
 	return "idemcheck restart-test: COPY to or from a program or a file on the database server reaches outside the run's schema"
 }
 
+// recordBypass records a handler process connected to the server itself.
+func (g *schemaGuard) recordBypass(s string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !slices.Contains(g.bypass, s) {
+		g.bypass = append(g.bypass, s)
+	}
+}
+
 // check turns what was touched so far into the run's environment error.
 func (g *schemaGuard) check(schema string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if len(g.bypass) > 0 {
+		return envErrorf("the handler connected to the database directly, not through DATABASE_URL: %s — restart-test sees, counts and kills only what goes through its proxy; connect with DATABASE_URL or the PG* variables it sets",
+			strings.Join(g.bypass, "; "))
+	}
 	if len(g.touched) == 0 {
 		return nil
 	}

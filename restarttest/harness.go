@@ -114,6 +114,7 @@ type harness struct {
 	prov      *provider
 	model     *fakeModel
 	msgFile   string
+	tmpDir    string // the handlers' TMPDIR, removed at the end
 	hmacKey   string
 	env       []string
 	learned   Learned
@@ -152,15 +153,24 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	// What a run killed with SIGKILL left behind (its handlers' children
 	// outlive the parent-death signal of the shell) goes now.
 	sweepOrphaned()
+	sweepStaleMessageFiles()
+	sweepStaleTempDirs()
+	var err error
+	if h.tmpDir, err = createTempDir(); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	defer os.RemoveAll(h.tmpDir) // after the sweep below: nothing writes there any more
 	defer sweepMarked(h.marker)
 
-	sweepStaleMessageFiles()
 	envelope, err := findEnvelope(cfg.Message, cfg.EnvelopeFields)
 	if err != nil {
 		return nil, &EnvError{Err: err}
 	}
 	h.envelope = envelope
 	if err := h.checkResendPlan(); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	if err := transactionControl(cfg.Setup); err != nil {
 		return nil, &EnvError{Err: err}
 	}
 	if h.msgFile, err = writeMessageFile(cfg.Message); err != nil {
@@ -173,7 +183,6 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 		return nil, &EnvError{Err: err}
 	}
 	h.db = db
-	db.sweepStaleSchemas(ctx)
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -355,7 +364,8 @@ func (h *harness) learn(r Round) {
 
 // handlerEnv is the environment of every handler process.
 func (h *harness) handlerEnv() []string {
-	drop := map[string]bool{"DATABASE_URL": true, "PROVIDER_URL": true, "MODEL_URL": true, "IDEMPOTENCY_HMAC_KEY": true}
+	drop := map[string]bool{"DATABASE_URL": true, "PROVIDER_URL": true, "MODEL_URL": true, "IDEMPOTENCY_HMAC_KEY": true,
+		"TMPDIR": true, "GOTMPDIR": true}
 	var env []string
 	for _, kv := range h.cfg.Env {
 		name, _, _ := strings.Cut(kv, "=")
@@ -366,6 +376,9 @@ func (h *harness) handlerEnv() []string {
 	}
 	env = append(env, h.db.handlerEnv(h.proxy.Addr())...)
 	env = append(env, "PROVIDER_URL="+h.prov.URL(), "IDEMPOTENCY_HMAC_KEY="+h.hmacKey, h.marker)
+	// The run's own temporary directory: what a killed handler left there
+	// (`go run`'s build directory, 11 MB each) goes with it at the end.
+	env = append(env, "TMPDIR="+h.tmpDir, "GOTMPDIR="+h.tmpDir)
 	if h.model != nil {
 		env = append(env, "MODEL_URL="+h.model.URL())
 	}
@@ -375,9 +388,8 @@ func (h *harness) handlerEnv() []string {
 // startProxy puts the database proxy between the handlers and the server:
 // it reports every writing commit and every writing statement to the round.
 func (h *harness) startProxy() (*pgproxy.Proxy, error) {
-	return pgproxy.Start(pgproxy.Config{
+	cfg := pgproxy.Config{
 		Upstream: h.cfg.DSN,
-		Params:   map[string]string{runGUC: h.db.guard.runID},
 		OnNotice: h.db.guard.onProxyNotice,
 		Refuse: func(_ *pgproxy.Session, st pgproxy.Statement) string {
 			return h.db.guard.copyOutside("the handler", st)
@@ -398,7 +410,13 @@ func (h *harness) startProxy() (*pgproxy.Proxy, error) {
 				h.cfg.Notice(fmt.Sprintf(format, args...))
 			}
 		},
-	})
+	}
+	if r := h.db.role; r != nil {
+		cfg.User, cfg.Password = r.name, r.password
+	} else {
+		cfg.Params = map[string]string{runGUC: h.db.guard.runID}
+	}
+	return pgproxy.Start(cfg)
 }
 
 func (h *harness) currentRound() *roundState {
@@ -441,6 +459,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 
 	dctx, stopDeliveries := context.WithTimeout(ctx, h.cfg.RoundTimeout)
 	defer stopDeliveries()
+	stopWatch := h.watchBypass()
+	defer stopWatch()
 	switch {
 	case kp.Kind == KillResend:
 		if err := rs.prepareResend(); err != nil {
@@ -457,6 +477,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	default:
 		rs.deliverAll(dctx)
 	}
+	stopWatch()
 	if h.deliverSrv != nil {
 		h.deliverSrv.stop()
 	}

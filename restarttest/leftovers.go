@@ -21,17 +21,11 @@ const (
 	schemaCommentPrefix = "idemcheck restart-test run on host "
 	schemaKeptComment   = "idemcheck restart-test schema kept with --keep"
 	messageFilePrefix   = "idemcheck-message"
+	tempDirPrefix       = "idemcheck-run"
 )
 
 // schemaComment marks the run's schema with its host and owner.
-func schemaComment() string {
-	owner := procgroup.OwnerSuffix()
-	if owner == "" {
-		return ""
-	}
-	host, _ := os.Hostname()
-	return schemaCommentPrefix + host + " owner " + owner
-}
+func schemaComment() string { return ownerComment() }
 
 // sweepStaleSchemas drops the schemas of runs on this host whose owner is
 // gone.
@@ -42,15 +36,10 @@ where nspname like 'idemcheck\_rt\_%' and obj_description(oid, 'pg_namespace') l
 	if err != nil {
 		return
 	}
-	host, _ := os.Hostname()
 	var stale []string
 	for rows.Next() {
 		var name, comment string
-		if rows.Scan(&name, &comment) != nil {
-			continue
-		}
-		h, owner, ok := strings.Cut(strings.TrimPrefix(comment, schemaCommentPrefix), " owner ")
-		if ok && h == host && procgroup.OwnerGone(owner) {
+		if rows.Scan(&name, &comment) == nil && ownerCommentGone(comment) {
 			stale = append(stale, name)
 		}
 	}
@@ -74,13 +63,27 @@ func createMessageFile() (*os.File, error) {
 
 // sweepStaleMessageFiles removes the message files of runs whose owner is
 // gone.
-func sweepStaleMessageFiles() {
-	files, _ := filepath.Glob(filepath.Join(os.TempDir(), messageFilePrefix+".*-*"))
-	for _, f := range files {
-		rest := strings.TrimPrefix(filepath.Base(f), messageFilePrefix)
+func sweepStaleMessageFiles() { sweepOwned(messageFilePrefix) }
+
+// createTempDir creates the handlers' temporary directory, named after
+// the run's owner.
+func createTempDir() (string, error) {
+	return os.MkdirTemp("", tempDirPrefix+procgroup.OwnerSuffix()+"-")
+}
+
+// sweepStaleTempDirs removes the handlers' temporary directories of runs
+// whose owner is gone.
+func sweepStaleTempDirs() { sweepOwned(tempDirPrefix) }
+
+// sweepOwned removes the files and directories named PREFIX.PID.START-*
+// in the temporary directory whose owner is gone.
+func sweepOwned(prefix string) {
+	paths, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+".*-*"))
+	for _, p := range paths {
+		rest := strings.TrimPrefix(filepath.Base(p), prefix)
 		i := strings.LastIndexByte(rest, '-')
 		if i > 0 && procgroup.OwnerGone(rest[:i]) {
-			os.Remove(f)
+			os.RemoveAll(p)
 		}
 	}
 }

@@ -28,7 +28,7 @@ func (db *database) countLocalEffects(ctx context.Context, queries []string) ([]
 	if len(queries) == 0 {
 		return nil, nil
 	}
-	tx, err := db.admin.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	tx, err := db.setup.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, err
 	}

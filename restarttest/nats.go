@@ -67,7 +67,7 @@ func openNATS(ctx context.Context, h *harness) (transport, error) {
 	suffix := randomHex(5)
 	b := &natsBroker{
 		url: raw, subject: h.cfg.Subject, ackWait: h.cfg.AckWait, holdWait: h.cfg.Timeout, push: h.cfg.NATSPush, nc: nc, js: js,
-		stream:   "IDEMCHECK_" + strings.ToUpper(suffix),
+		stream:   natsStreamPrefix + strings.ToUpper(suffix),
 		consumer: "idemcheck-" + suffix,
 	}
 	if b.subject == "" {
@@ -76,12 +76,16 @@ func openNATS(ctx context.Context, h *harness) (transport, error) {
 	if b.push {
 		b.deliver = "idemcheck.deliver." + suffix
 	}
+	b.sweepStaleStreams(ctx)
 	if err := b.create(ctx); err != nil {
 		nc.Close()
 		return nil, &EnvError{Err: err}
 	}
 	return newBrokerTransport(h, b, raw, 100*time.Millisecond), nil
 }
+
+// natsStreamPrefix starts the name of every stream a run creates.
+const natsStreamPrefix = "IDEMCHECK_"
 
 // natsErrorText keeps a password in the URL out of the message.
 func natsErrorText(err error, raw string) string {
@@ -95,7 +99,7 @@ func natsErrorText(err error, raw string) string {
 func (b *natsBroker) create(ctx context.Context) error {
 	_, err := b.js.CreateStream(ctx, jetstream.StreamConfig{
 		Name:        b.stream,
-		Description: "idemcheck restart-test run; deleted at the end",
+		Description: streamDescription(),
 		Subjects:    []string{b.subject},
 		Storage:     jetstream.FileStorage,
 	})
@@ -273,17 +277,41 @@ func (b *natsBroker) consumerInfo(ctx context.Context) (*jetstream.ConsumerInfo,
 	return c.Info(ctx)
 }
 
-// remove deletes the consumer and the stream and checks they are gone.
+// remove deletes the consumer and the stream (over a new connection when
+// the run's was lost) and checks they are gone; a stream it cannot delete
+// is named in the error, and the next run's sweep deletes it.
 func (b *natsBroker) remove(ctx context.Context) error {
-	defer b.nc.Close()
+	defer func() { b.nc.Close() }()
 	if b.advisory != nil {
 		_ = b.advisory.Unsubscribe()
 	}
+	if !b.nc.IsConnected() {
+		if err := b.reconnect(); err != nil {
+			return fmt.Errorf("NATS at %s: the connection was lost and cannot be made again (%v): stream %s is left (the next run deletes it, or nats stream rm %s)",
+				RedactURL(b.url), natsErrorText(err, b.url), b.stream, b.stream)
+		}
+	}
 	if err := b.js.DeleteStream(ctx, b.stream); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
-		return fmt.Errorf("NATS at %s: delete stream %s: %v", RedactURL(b.url), b.stream, err)
+		return fmt.Errorf("NATS at %s: delete stream %s: %v: it is left (the next run deletes it, or nats stream rm %s)", RedactURL(b.url), b.stream, err, b.stream)
 	}
 	if _, err := b.js.Stream(ctx, b.stream); !errors.Is(err, jetstream.ErrStreamNotFound) {
 		return fmt.Errorf("NATS stream %s is still on %s after the run", b.stream, RedactURL(b.url))
 	}
+	return nil
+}
+
+// reconnect replaces a lost connection.
+func (b *natsBroker) reconnect() error {
+	nc, err := nats.Connect(b.url, nats.Timeout(5*time.Second), nats.MaxReconnects(0), nats.Name("idemcheck restart-test"))
+	if err != nil {
+		return err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return err
+	}
+	b.nc.Close()
+	b.nc, b.js = nc, js
 	return nil
 }

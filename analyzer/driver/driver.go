@@ -28,6 +28,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/analyzer/directives"
 	"github.com/idemcheck/idemcheck/analyzer/report"
+	"github.com/idemcheck/idemcheck/internal/childenv"
 	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
@@ -83,7 +84,11 @@ func (o Options) patterns() []string {
 	return o.Patterns
 }
 
-func (o Options) env() []string { return append(os.Environ(), o.Env...) }
+// env is the environment of the go command: the caller's variables that
+// go and the tools it runs read (never the HMAC secret), then o.Env.
+func (o Options) env() []string {
+	return append(childenv.Environ(childenv.GoTool), o.Env...)
+}
 
 // vetEnv is the environment of go vet: o.env(), plus a garbage-collector
 // setting for the vet tool's processes unless the user chose one.
@@ -131,6 +136,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Progress != nil {
 		opts.Progress(Progress{Phase: PhaseList})
 	}
+
+	tmp, err := makeTempDir()
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	// go's build directories (go-build*) go into tmp: a go killed with
+	// its group cannot remove its own, RemoveAll(tmp) does.
+	opts.Env = append(slices.Clip(opts.Env), "GOTMPDIR="+tmp)
+
 	p, err := list(ctx, opts, goCmd, dir)
 	if err != nil {
 		return nil, err
@@ -143,11 +158,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		return res, nil
 	}
-	tmp, err := os.MkdirTemp("", "idemcheck-lint-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
 
 	args := []string{"vet", "-vettool=" + tool, "-json", "-" + everyPackageFlag}
 	if opts.Tags != "" {

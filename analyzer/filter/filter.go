@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/report"
+	"github.com/idemcheck/idemcheck/internal/childenv"
 )
 
 // Keep returns the findings f accepts, in order.
@@ -140,6 +141,7 @@ func unquote(s string) string {
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotepath=off"}, args...)...)
 	cmd.Dir = dir
+	cmd.Env = childenv.Environ(childenv.GoTool) // GIT_*, HOME, no secret
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

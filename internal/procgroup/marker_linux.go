@@ -28,14 +28,13 @@ func OwnerSuffix() string {
 // KillMarked kills every process whose environment holds entry (NAME=VALUE)
 // and returns how many it killed.
 func KillMarked(entry string) int {
-	return killEnv(func(env [][]byte) bool {
-		for _, kv := range env {
-			if string(kv) == entry {
-				return true
-			}
+	killed := 0
+	for _, pid := range Marked(entry) {
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
 		}
-		return false
-	})
+	}
+	return killed
 }
 
 // KillOrphanedMarked kills every process carrying a NAME=RANDOM.PID.START
@@ -65,25 +64,45 @@ func KillOrphanedMarked(name string) int {
 
 // killEnv kills every other process whose environment matches.
 func killEnv(match func(env [][]byte) bool) int {
+	killed := 0
+	for _, pid := range findEnv(match) {
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	return killed
+}
+
+// Marked returns the processes whose environment holds entry (NAME=VALUE).
+func Marked(entry string) []int {
+	return findEnv(func(env [][]byte) bool {
+		for _, kv := range env {
+			if string(kv) == entry {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// findEnv returns every other process whose environment matches.
+func findEnv(match func(env [][]byte) bool) []int {
 	dir, err := os.Open("/proc")
 	if err != nil {
-		return 0
+		return nil
 	}
 	names, _ := dir.Readdirnames(-1)
 	dir.Close()
-	killed := 0
+	var pids []int
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
 		if err != nil || pid == selfPid {
 			continue
 		}
 		env, err := os.ReadFile("/proc/" + name + "/environ")
-		if err != nil || !match(bytes.Split(env, []byte{0})) {
-			continue
-		}
-		if syscall.Kill(pid, syscall.SIGKILL) == nil {
-			killed++
+		if err == nil && match(bytes.Split(env, []byte{0})) {
+			pids = append(pids, pid)
 		}
 	}
-	return killed
+	return pids
 }

@@ -23,3 +23,12 @@ func OwnerGone(suffix string) bool {
 	p, ok := readProc(pid)
 	return !ok || p.zombie || strconv.FormatUint(p.start, 10) != parts[2]
 }
+
+// Dead reports whether pid names no running process: free, or a zombie
+// that nobody has reaped yet (a postmaster whose idemcheck was killed with
+// SIGKILL stays one until init collects it, and kill(pid, 0) still
+// succeeds on it).
+func Dead(pid int) bool {
+	p, ok := readProc(pid)
+	return !ok || p.zombie
+}

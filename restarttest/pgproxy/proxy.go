@@ -44,6 +44,10 @@ type Config struct {
 	// Upstream is the libpq DSN (URL or key=value) of the real server: TCP
 	// or unix socket, any authentication pgconn supports.
 	Upstream string
+	// User and Password, when User is set, are what every upstream
+	// connection logs in with, whatever user the client names: a client
+	// gets no other role's session through the proxy.
+	User, Password string
 	// Listen is the TCP address to accept clients on; default 127.0.0.1:0.
 	Listen string
 	// Params are startup parameters added to every upstream connection,

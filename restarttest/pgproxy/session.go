@@ -92,6 +92,10 @@ func (p *Proxy) connect(c net.Conn, be *pgproto3.Backend, m *pgproto3.StartupMes
 	if cfg.Database == "" {
 		cfg.Database = cfg.User
 	}
+	if p.cfg.User != "" {
+		// Whatever user the client names, it gets this one.
+		cfg.User, cfg.Password = p.cfg.User, p.cfg.Password
+	}
 	maps.Copy(cfg.RuntimeParams, p.cfg.Params)
 	cw := bufio.NewWriterSize(c, 32<<10)
 	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)

@@ -27,6 +27,8 @@ func (k Kind) String() string {
 type Statement struct {
 	SQL  string
 	Kind Kind
+	// First is the statement's first keyword, lower-cased ("savepoint").
+	First string
 	// Set for COPY: data flows into a table (FROM), a command runs on the
 	// database server (PROGRAM), or a file on the server is read or written.
 	CopyFrom, CopyProgram, CopyServerFile bool
@@ -88,7 +90,8 @@ func classify(sql string, toks []token) Statement {
 		}
 		return ""
 	}
-	switch first := words(0); {
+	st.First = words(0)
+	switch first := st.First; {
 	case first == "insert" || first == "update" || first == "delete" || first == "merge" || first == "truncate":
 		st.Kind = KindWrite
 	case first == "copy":
