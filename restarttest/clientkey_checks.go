@@ -24,6 +24,14 @@ func (t *clientKeyTransport) judge(ctx context.Context, rs *roundState, r *Round
 	if !ok {
 		replay = notApplicable(CheckReplayIdentical, "the request never completed in this round: no answer to repeat")
 	}
+	if rs.kp.Kind == KillConcurrent {
+		p, hold := t.probeInFlight(ctx, rs.kp.N-1)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r.Probes = append(r.Probes, p)
+		cr.hold = hold
+	}
 	r.Checks = append(r.Checks, replay, t.inFlightCheck(cr))
 	clean := rs.kp.Kind == KillNone
 	stored, completed := firstCompletedOf(r.Attempts)
@@ -50,14 +58,14 @@ func (t *clientKeyTransport) judge(ctx context.Context, rs *roundState, r *Round
 	return nil
 }
 
-// inFlightCheck is in-flight-conflict where the round sent the key twice
-// while its first request was held, not applicable elsewhere.
+// inFlightCheck is in-flight-conflict where the in-flight probe sent a key
+// again while its first request was held, not applicable elsewhere.
 func (t *clientKeyTransport) inFlightCheck(cr *clientKeyRound) Check {
 	switch {
 	case cr.hold == nil:
 		return notApplicable(CheckInFlightConflict, "tested in concurrent rounds")
 	case !cr.hold.wasHeld():
-		return notApplicable(CheckInFlightConflict, "no effect request to hold at the provider: the key could not be sent again while its first request was provably running")
+		return notApplicable(CheckInFlightConflict, "the in-flight probe made no effect request to hold at the provider: the key could not be sent again while its first request was provably running")
 	}
 	return checkInFlight(cr.hold)
 }
@@ -214,11 +222,13 @@ func checkInFlight(h *inFlightHold) Check {
 	}
 	for d := 2; d <= h.others+1; d++ {
 		if status, ok := h.answers[d]; ok && status != http.StatusConflict {
-			parts = append(parts, fmt.Sprintf("delivery %d was answered %d while the first request with its key was still running: want 409", d, status))
+			parts = append(parts, fmt.Sprintf("request %d was answered %d while the first request with its key was still running: want 409", d, status))
 		}
 	}
 	if len(parts) > 0 {
-		c.Passed, c.Detail = false, strings.Join(parts, "; ")
+		// Which of the concurrent round's two tests failed: this probe,
+		// not the deliveries released together.
+		c.Passed, c.Detail = false, "the in-flight probe: "+strings.Join(parts, "; ")
 	}
 	return c
 }

@@ -419,10 +419,14 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	rs := newRoundState(h, kp)
-	if kp.Kind == KillConcurrent && (h.transport == nil || consumersPerDelivery(h.transport)) {
+	if kp.Kind == KillConcurrent {
 		// A server answers every delivery from one process: its arrivals
 		// cannot be told apart by delivery.
-		rs.rv = newRendezvous(kp.N, rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil)
+		_, api := h.transport.(*clientKeyTransport)
+		rs.rv = newRendezvous(kp.N, rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil && !api, rs.holds)
+		if h.deliverSrv != nil {
+			rs.gate = newStartGate(kp.N, startGateWait(h.cfg.Timeout))
+		}
 	}
 	h.roundMu.Lock()
 	h.round = rs

@@ -34,6 +34,8 @@ type roundState struct {
 	resend        *delivered // the re-sent message of a resend round
 	resendChanges []EnvelopeChange
 	rv            *rendezvous // a concurrent round's rendezvous; nil otherwise
+	gate          *startGate  // a concurrent round over HTTP: the deliveries' start
+	holds         *holdCount  // deliveries the harness holds right now
 }
 
 // sentBy is the attempt an effect request came from and its index among
@@ -48,6 +50,7 @@ type attemptRun struct {
 	rec   Attempt
 	armed bool // the round's kill point applies to this attempt
 	msg   delivered
+	gate  *startGate // sent together with the other deliveries' first attempts
 
 	mu       sync.Mutex
 	killFn   func()
@@ -107,7 +110,8 @@ func (a *attemptRun) killReason() string {
 }
 
 func newRoundState(h *harness, kp KillPoint) *roundState {
-	return &roundState{h: h, kp: kp, start: time.Now(), inflight: map[*attemptRun]bool{}, senders: map[*EffectRequest]sentBy{}}
+	return &roundState{h: h, kp: kp, start: time.Now(), inflight: map[*attemptRun]bool{}, senders: map[*EffectRequest]sentBy{},
+		holds: newHoldCount()}
 }
 
 // current is the attempt a provider request or a write belongs to: the
@@ -272,6 +276,7 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 	backoff := rs.h.cfg.Backoff
 	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
 		if i > 1 {
+			rs.holds.waitIdle(ctx, rs.h.cfg.Timeout)
 			select {
 			case <-time.After(backoff):
 			case <-ctx.Done():
@@ -283,6 +288,9 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 		// its own first (a provider 500, a crash) does not use it up.
 		a := &attemptRun{armed: armable && !rs.killLanded(), msg: rs.message(delivery)}
 		a.rec.Delivery, a.rec.Index = delivery, i
+		if i == 1 {
+			a.gate = rs.gate
+		}
 		rs.mu.Lock()
 		rs.attempts = append(rs.attempts, a)
 		rs.mu.Unlock()
@@ -292,6 +300,10 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 		}
 	}
 }
+
+// holding counts one hold of a delivery by the harness (a provider delay);
+// the returned func ends it.
+func (rs *roundState) holding() func() { return rs.holds.enter() }
 
 // killLanded reports whether an attempt of the round was killed at the
 // round's kill point.
@@ -404,6 +416,9 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	started := time.Now()
 	rs.begin(a)
 	defer rs.end(a, started)
+	if a.gate != nil {
+		defer a.gate.abandon() // failed before it could send: nobody waits for it
+	}
 	p, err := srv.ensure(ctx, rs.h.cfg.Timeout)
 	if err != nil {
 		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
@@ -432,7 +447,11 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	}
 	req, _ := http.NewRequestWithContext(actx, http.MethodPost, srv.url, bytes.NewReader(a.msg.body))
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := srv.client.Do(req)
+	client := srv.client
+	if a.gate != nil {
+		client = a.gate.client(actx)
+	}
+	resp, err := client.Do(req)
 	if err == nil {
 		a.rec.HTTPStatus = resp.StatusCode
 		resp.Body.Close()
