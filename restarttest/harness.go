@@ -410,9 +410,11 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	}
 	if err := h.db.resetSchema(ctx, h.cfg.Setup); err != nil {
 		var env *EnvError
-		switch {
+		switch lost := h.db.lostConnection(ctx, err); {
 		case ctx.Err() != nil:
 			return Round{}, ctx.Err()
+		case lost != nil:
+			return Round{}, lost
 		case errors.As(err, &env):
 			return Round{}, err
 		}
@@ -478,10 +480,16 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	if h.model != nil {
 		round.ModelCalls = h.model.callCount()
 	}
+	if err := h.db.alive(ctx); err != nil {
+		return Round{}, err
+	}
 	local, err := h.db.countLocalEffects(ctx, h.cfg.EffectSQL)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Round{}, ctx.Err()
+		}
+		if lost := h.db.lostConnection(ctx, err); lost != nil {
+			return Round{}, lost
 		}
 		return Round{}, &EnvError{Err: err}
 	}
