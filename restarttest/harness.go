@@ -505,6 +505,9 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 			return Round{}, err
 		}
 	}
+	if err := h.serverFailure(); err != nil {
+		return Round{}, err // the answers may have come from another run's server
+	}
 	round.Passed = allPassed(round.Checks)
 	if kp.Kind != KillResend {
 		h.noteDrift(round)
@@ -513,6 +516,18 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, err
 	}
 	return round, nil
+}
+
+// serverFailure is a foreign listener the handler's server met on its
+// port, in a delivery or a probe.
+func (h *harness) serverFailure() error {
+	if h.deliverSrv != nil {
+		return h.deliverSrv.failure()
+	}
+	if t, ok := h.transport.(*clientKeyTransport); ok {
+		return t.srv.failure()
+	}
+	return nil
 }
 
 // environmentFailure turns "the handler could not even be found" on the
