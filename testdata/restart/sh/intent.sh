@@ -13,7 +13,10 @@ insert into intents (message_id, payload, key)
 select m->>'message_id', (m->'payment')::text,
        encode(sha256(convert_to(:'secret' || (m->'payment')::text, 'UTF8')), 'hex')
 from (select :'msg'::jsonb as m) s
-on conflict (message_id) do nothing;
+-- mutant:on-conflict
+on conflict (message_id) do nothing
+-- mutant:end
+;
 select key from intents where message_id = (:'msg'::jsonb)->>'message_id';
 SQL
 )
@@ -21,9 +24,19 @@ SQL
 # same key: any row of the key that is done means the payment is done.
 status=$($psql -c "select status from intents where key = '$key' order by status = 'done' desc limit 1")
 [ "$status" = done ] && exit 0
+# mutant:frozen-row
 payload=$($psql -c "select payload from intents where key = '$key' limit 1")
+# mutant> payload=$($psql -v msg="$msg" <<'SQL'
+# mutant> select (:'msg'::jsonb->'payment')::text;
+# mutant> SQL
+# mutant> )
+# mutant:end
 
-resp=$(curl -sS -f -X POST -H "Idempotency-Key: $key" -H 'Content-Type: application/json' \
+# mutant:provider-key
+keyheader="Idempotency-Key: $key"
+# mutant> keyheader="X-Request-Id: $key" # the key is not passed on
+# mutant:end
+resp=$(curl -sS -f -X POST -H "$keyheader" -H 'Content-Type: application/json' \
   --data "$payload" "$PROVIDER_URL/v1/charges")
 charge=$(printf '%s' "$resp" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
 $psql -c "update intents set status = 'done', charge_id = '$charge' where key = '$key'"
