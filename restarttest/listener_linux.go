@@ -29,7 +29,7 @@ func portOwner(port int, marker string) (listening, ours bool, who string, known
 	self := os.Getpid()
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self || !holdsSocket(pid, inodes) {
+		if err != nil || !holdsSocket(pid, inodes) {
 			continue
 		}
 		// A process marked by a run is that run's; an unmarked one (env -i

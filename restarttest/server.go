@@ -139,7 +139,7 @@ func (s *server) checkOwner(when string) error {
 	if !known || !listening || ours {
 		return nil
 	}
-	s.foreign = &EnvError{Err: fmt.Errorf("%s listens on %s (the --deliver port) %s: another run on the same port, or a server left running, would answer this run's requests; stop it or use another port",
+	s.foreign = &EnvError{Err: fmt.Errorf("%s already listens on %s (the --deliver port) %s: another run on the same port, or a server left running, would answer this run's requests; stop it or use another port",
 		who, s.addr, when)}
 	return s.foreign
 }
