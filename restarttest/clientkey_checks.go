@@ -1,9 +1,11 @@
 package restarttest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -103,14 +105,19 @@ func checkReplayIdentical(r *Round) (Check, bool) {
 		if a.StartMS < done || a == stored || a.HTTPStatus == 0 {
 			continue
 		}
-		if !sameAnswer(a.HTTPStatus, a.Response, stored) {
-			parts = append(parts, fmt.Sprintf("delivery %d attempt %d answered %s", a.Delivery, a.Index, answerText(a.HTTPStatus, a.Response)))
+		if d := answerDifference(a.HTTPStatus, a.Response, stored); d != "" {
+			parts = append(parts, fmt.Sprintf("delivery %d attempt %d answered %s (first difference: %s)", a.Delivery, a.Index, answerText(a.HTTPStatus, a.Response), d))
+			c.Difference = cmp.Or(c.Difference, d)
 		}
 	}
 	if p, ok := probeNamed(r, ProbeReplay); ok && !sameAnswer(p.Status, p.Response, stored) {
 		got := answerText(p.Status, p.Response)
 		if p.Status == 0 {
 			got = p.Error
+		} else {
+			d := answerDifference(p.Status, p.Response, stored)
+			got += " (first difference: " + d + ")"
+			c.Difference = cmp.Or(c.Difference, d)
 		}
 		parts = append(parts, "the replay answered "+got)
 	}
@@ -120,6 +127,42 @@ func checkReplayIdentical(r *Round) (Check, bool) {
 			strings.Join(parts, "; "), answerText(stored.HTTPStatus, stored.Response))
 	}
 	return c, true
+}
+
+// checkAnswersAgree is replay-identical for a plain POST: every delivery
+// acknowledged in the round (a redelivery, a concurrent delivery) gets the
+// answer the first acknowledged one got, status and body, JSON compared by
+// value. A re-sent message is another request, and one answer has nothing
+// to agree with.
+func checkAnswersAgree(r *Round, resend bool) Check {
+	if resend {
+		return notApplicable(CheckReplayIdentical, "the re-sent message is another request: its answer may differ")
+	}
+	var acked []Attempt
+	for _, a := range r.Attempts {
+		if a.Acked() && a.HTTPStatus/100 == 2 {
+			acked = append(acked, a)
+		}
+	}
+	if len(acked) < 2 {
+		return notApplicable(CheckReplayIdentical, "fewer than two acknowledged answers in this round: nothing to compare")
+	}
+	slices.SortStableFunc(acked, func(a, b Attempt) int { return cmp.Compare(a.StartMS+a.DurationMS, b.StartMS+b.DurationMS) })
+	stored := acked[0]
+	c := passed(CheckReplayIdentical)
+	var parts []string
+	for _, a := range acked[1:] {
+		if d := answerDifference(a.HTTPStatus, a.Response, stored); d != "" {
+			parts = append(parts, fmt.Sprintf("delivery %d attempt %d answered %s (first difference: %s)", a.Delivery, a.Index, answerText(a.HTTPStatus, a.Response), d))
+			c.Difference = cmp.Or(c.Difference, d)
+		}
+	}
+	if len(parts) > 0 {
+		c.Passed = false
+		c.Detail = fmt.Sprintf("%s, but delivery %d attempt %d had been answered %s: the same message must get the stored response",
+			strings.Join(parts, "; "), stored.Delivery, stored.Index, answerText(stored.HTTPStatus, stored.Response))
+	}
+	return c
 }
 
 func sameAnswer(status int, body string, stored Attempt) bool {

@@ -500,6 +500,9 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	}
 	round.LocalEffects = local
 	round.Checks = runChecks(&round, exp)
+	if h.deliverSrv != nil {
+		round.Checks = append(round.Checks, checkAnswersAgree(&round, kp.Kind == KillResend))
+	}
 	if h.transport != nil {
 		if err := h.transport.judge(ctx, rs, &round); err != nil {
 			return Round{}, err

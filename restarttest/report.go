@@ -141,6 +141,9 @@ type Check struct {
 	Applicable bool   `json:"applicable"`
 	Passed     bool   `json:"passed"` // only ever true when Applicable
 	Detail     string `json:"detail,omitempty"`
+	// Difference is where a replayed answer first differs from the stored
+	// one (replay-identical): "status 201 → 200", "JSON $.order_id: 1 → 2".
+	Difference string `json:"difference,omitempty"`
 
 	findings []finding // what the summary names
 }

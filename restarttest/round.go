@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"sort"
@@ -454,6 +455,8 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	resp, err := client.Do(req)
 	if err == nil {
 		a.rec.HTTPStatus = resp.StatusCode
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, responseCap))
+		a.rec.Response = string(body) // replay-identical compares the answers
 		resp.Body.Close()
 	}
 	switch {
