@@ -130,7 +130,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time limit of one attempt, a `DURATION`")
 	f.DurationVar(&opts.Backoff, "backoff", 100*time.Millisecond, "wait this `DURATION` before the first redelivery (doubles after, up to 5s)")
 	f.DurationVar(&opts.RoundTimeout, "round-timeout", restarttest.DefaultRoundTimeout, "stop a round whose deliveries, all attempts and backoffs included, take longer than `DURATION` (exit 2; 0 is the default)")
-	f.StringVar(&opts.ProviderFault, "provider-fault", "", "fake provider `FAULT`: 500-once or delay:DURATION")
+	f.StringVar(&opts.ProviderFault, "provider-fault", "", "fake provider `FAULT`: 500-once, delay:DURATION, or both comma-separated")
 	f.StringVar(&opts.DSN, "dsn", "", "PostgreSQL connection `URL` (default DATABASE_URL, PG* variables, else an embedded server)")
 	f.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a database that is not on loopback or a unix socket")
 	f.BoolVar(&opts.Keep, "keep", false, "keep the schema after the run, to inspect it")

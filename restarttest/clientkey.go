@@ -36,7 +36,7 @@ type httpHeader struct{ name, value string }
 // clientKeyRound is what the transport saw in one round.
 type clientKeyRound struct {
 	key    string
-	hold   *inFlightHold // concurrent rounds: the first request held at the provider
+	hold   *inFlightHold // concurrent rounds: the in-flight probe's hold
 	probes []Probe
 }
 
@@ -46,6 +46,7 @@ const (
 	ProbeMismatch    = "mismatch"     // the same key with one field of the body changed
 	ProbeNoKey       = "no-key"       // the request without the key header
 	ProbeOtherClient = "other-client" // the same key and body from the second client
+	ProbeInFlight    = "in-flight"    // concurrent rounds: a fresh key sent again while its first request is held at the provider
 )
 
 // Probe is one request idemcheck sent to test the contract, and what it
@@ -141,6 +142,7 @@ type apiRequest struct {
 	key    string
 	noKey  bool
 	body   []byte
+	gate   *startGate // the first attempt of a delivery of a concurrent round
 }
 
 // answer is what came back.
@@ -160,9 +162,12 @@ func (t *clientKeyTransport) deliver(ctx context.Context, rs *roundState, delive
 	defer t.srv.stop()
 	if deliveries > 1 {
 		//idemcheck:ignore IDEM001 the harness plays the client: one key per round (newClientKey), resent on every delivery of that round, as a client does
-		t.deliverInFlight(ctx, rs, cr, deliveries)
+		t.deliverTogether(ctx, rs, cr, deliveries)
 	} else {
 		t.deliverUntilAcked(ctx, rs, cr, 1, nil)
+	}
+	if rs.rv != nil {
+		rs.rv.openAll()
 	}
 	if ctx.Err() != nil {
 		return
@@ -170,16 +175,33 @@ func (t *clientKeyTransport) deliver(ctx context.Context, rs *roundState, delive
 	cr.probes = t.probeRound(ctx, rs, cr)
 }
 
+// deliverTogether sends the logical request from N deliveries at the same
+// instant, each retried until acknowledged: the constraint race.
+func (t *clientKeyTransport) deliverTogether(ctx context.Context, rs *roundState, cr *clientKeyRound, deliveries int) {
+	gate := newStartGate(deliveries, startGateWait(rs.h.cfg.Timeout))
+	var wg sync.WaitGroup
+	for d := 1; d <= deliveries; d++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.deliverUntilAcked(ctx, rs, cr, d, gate)
+		}()
+	}
+	wg.Wait()
+}
+
 // deliverUntilAcked sends the logical request and retries it with the same
 // key until a 2xx answer or the attempts run out, waiting the backoff (or
-// the server's Retry-After, bounded) between tries. onAnswer, when set, is
-// told each attempt's answer.
-func (t *clientKeyTransport) deliverUntilAcked(ctx context.Context, rs *roundState, cr *clientKeyRound, delivery int, onAnswer func(answer)) {
+// the server's Retry-After, bounded) between tries, and first for every
+// delivery the harness holds. gate, when set, starts the first attempt
+// together with the other deliveries'.
+func (t *clientKeyTransport) deliverUntilAcked(ctx context.Context, rs *roundState, cr *clientKeyRound, delivery int, gate *startGate) {
 	armable := rs.kp.Kind != KillNone && rs.kp.Kind != KillConcurrent
 	backoff := rs.h.cfg.Backoff
 	wait := backoff
 	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
 		if i > 1 {
+			rs.holds.waitIdle(ctx, rs.h.cfg.Timeout)
 			select {
 			case <-time.After(wait):
 			case <-ctx.Done():
@@ -193,10 +215,11 @@ func (t *clientKeyTransport) deliverUntilAcked(ctx context.Context, rs *roundSta
 		rs.mu.Lock()
 		rs.attempts = append(rs.attempts, a)
 		rs.mu.Unlock()
-		ans := t.attempt(ctx, rs, a, apiRequest{key: cr.key, body: rs.h.cfg.Message})
-		if onAnswer != nil {
-			onAnswer(ans)
+		req := apiRequest{key: cr.key, body: rs.h.cfg.Message}
+		if i == 1 {
+			req.gate = gate
 		}
+		ans := t.attempt(ctx, rs, a, req)
 		if a.rec.Acked() || ctx.Err() != nil {
 			return
 		}
@@ -210,6 +233,9 @@ func (t *clientKeyTransport) attempt(ctx context.Context, rs *roundState, a *att
 	started := time.Now()
 	rs.begin(a)
 	defer rs.end(a, started)
+	if req.gate != nil {
+		defer req.gate.abandon() // failed before it could send: nobody waits for it
+	}
 	a.rec.IdempotencyKey = req.key
 	p, err := t.srv.ensure(ctx, rs.h.cfg.Timeout)
 	if err != nil {
@@ -269,7 +295,11 @@ func (t *clientKeyTransport) send(ctx context.Context, req apiRequest) answer {
 	if !req.noKey {
 		r.Header.Set(t.header, req.key)
 	}
-	resp, err := t.srv.client.Do(r)
+	client := t.srv.client
+	if req.gate != nil {
+		client = req.gate.client(actx)
+	}
+	resp, err := client.Do(r)
 	if err != nil {
 		return answer{err: errors.New(httpErrorText(err)), timedOut: actx.Err() == context.DeadlineExceeded && ctx.Err() == nil}
 	}
@@ -332,6 +362,8 @@ func (t *textWriter) probes(r Round) {
 			what = p.Changed + " "
 		case ProbeOtherClient:
 			what = "client 2 "
+		case ProbeInFlight:
+			what = "a fresh key sent again while its first request is held at the provider "
 		}
 		got := answerText(p.Status, p.Response)
 		if p.Status == 0 {

@@ -1,9 +1,11 @@
 package restarttest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +25,14 @@ func (t *clientKeyTransport) judge(ctx context.Context, rs *roundState, r *Round
 	replay, ok := checkReplayIdentical(r)
 	if !ok {
 		replay = notApplicable(CheckReplayIdentical, "the request never completed in this round: no answer to repeat")
+	}
+	if rs.kp.Kind == KillConcurrent {
+		p, hold := t.probeInFlight(ctx, rs.kp.N-1)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r.Probes = append(r.Probes, p)
+		cr.hold = hold
 	}
 	r.Checks = append(r.Checks, replay, t.inFlightCheck(cr))
 	clean := rs.kp.Kind == KillNone
@@ -50,14 +60,14 @@ func (t *clientKeyTransport) judge(ctx context.Context, rs *roundState, r *Round
 	return nil
 }
 
-// inFlightCheck is in-flight-conflict where the round sent the key twice
-// while its first request was held, not applicable elsewhere.
+// inFlightCheck is in-flight-conflict where the in-flight probe sent a key
+// again while its first request was held, not applicable elsewhere.
 func (t *clientKeyTransport) inFlightCheck(cr *clientKeyRound) Check {
 	switch {
 	case cr.hold == nil:
 		return notApplicable(CheckInFlightConflict, "tested in concurrent rounds")
 	case !cr.hold.wasHeld():
-		return notApplicable(CheckInFlightConflict, "no effect request to hold at the provider: the key could not be sent again while its first request was provably running")
+		return notApplicable(CheckInFlightConflict, "the in-flight probe made no effect request to hold at the provider: the key could not be sent again while its first request was provably running")
 	}
 	return checkInFlight(cr.hold)
 }
@@ -95,14 +105,19 @@ func checkReplayIdentical(r *Round) (Check, bool) {
 		if a.StartMS < done || a == stored || a.HTTPStatus == 0 {
 			continue
 		}
-		if !sameAnswer(a.HTTPStatus, a.Response, stored) {
-			parts = append(parts, fmt.Sprintf("delivery %d attempt %d answered %s", a.Delivery, a.Index, answerText(a.HTTPStatus, a.Response)))
+		if d := answerDifference(a.HTTPStatus, a.Response, stored); d != "" {
+			parts = append(parts, fmt.Sprintf("delivery %d attempt %d answered %s (first difference: %s)", a.Delivery, a.Index, answerText(a.HTTPStatus, a.Response), d))
+			c.Difference = cmp.Or(c.Difference, d)
 		}
 	}
 	if p, ok := probeNamed(r, ProbeReplay); ok && !sameAnswer(p.Status, p.Response, stored) {
 		got := answerText(p.Status, p.Response)
 		if p.Status == 0 {
 			got = p.Error
+		} else {
+			d := answerDifference(p.Status, p.Response, stored)
+			got += " (first difference: " + d + ")"
+			c.Difference = cmp.Or(c.Difference, d)
 		}
 		parts = append(parts, "the replay answered "+got)
 	}
@@ -112,6 +127,42 @@ func checkReplayIdentical(r *Round) (Check, bool) {
 			strings.Join(parts, "; "), answerText(stored.HTTPStatus, stored.Response))
 	}
 	return c, true
+}
+
+// checkAnswersAgree is replay-identical for a plain POST: every delivery
+// acknowledged in the round (a redelivery, a concurrent delivery) gets the
+// answer the first acknowledged one got, status and body, JSON compared by
+// value. A re-sent message is another request, and one answer has nothing
+// to agree with.
+func checkAnswersAgree(r *Round, resend bool) Check {
+	if resend {
+		return notApplicable(CheckReplayIdentical, "the re-sent message is another request: its answer may differ")
+	}
+	var acked []Attempt
+	for _, a := range r.Attempts {
+		if a.Acked() && a.HTTPStatus/100 == 2 {
+			acked = append(acked, a)
+		}
+	}
+	if len(acked) < 2 {
+		return notApplicable(CheckReplayIdentical, "fewer than two acknowledged answers in this round: nothing to compare")
+	}
+	slices.SortStableFunc(acked, func(a, b Attempt) int { return cmp.Compare(a.StartMS+a.DurationMS, b.StartMS+b.DurationMS) })
+	stored := acked[0]
+	c := passed(CheckReplayIdentical)
+	var parts []string
+	for _, a := range acked[1:] {
+		if d := answerDifference(a.HTTPStatus, a.Response, stored); d != "" {
+			parts = append(parts, fmt.Sprintf("delivery %d attempt %d answered %s (first difference: %s)", a.Delivery, a.Index, answerText(a.HTTPStatus, a.Response), d))
+			c.Difference = cmp.Or(c.Difference, d)
+		}
+	}
+	if len(parts) > 0 {
+		c.Passed = false
+		c.Detail = fmt.Sprintf("%s, but delivery %d attempt %d had been answered %s: the same message must get the stored response",
+			strings.Join(parts, "; "), stored.Delivery, stored.Index, answerText(stored.HTTPStatus, stored.Response))
+	}
+	return c
 }
 
 func sameAnswer(status int, body string, stored Attempt) bool {
@@ -214,11 +265,13 @@ func checkInFlight(h *inFlightHold) Check {
 	}
 	for d := 2; d <= h.others+1; d++ {
 		if status, ok := h.answers[d]; ok && status != http.StatusConflict {
-			parts = append(parts, fmt.Sprintf("delivery %d was answered %d while the first request with its key was still running: want 409", d, status))
+			parts = append(parts, fmt.Sprintf("request %d was answered %d while the first request with its key was still running: want 409", d, status))
 		}
 	}
 	if len(parts) > 0 {
-		c.Passed, c.Detail = false, strings.Join(parts, "; ")
+		// Which of the concurrent round's two tests failed: this probe,
+		// not the deliveries released together.
+		c.Passed, c.Detail = false, "the in-flight probe: "+strings.Join(parts, "; ")
 	}
 	return c
 }

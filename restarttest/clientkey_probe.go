@@ -101,23 +101,30 @@ func (h *inFlightHold) wasHeld() bool {
 	return h.heldSeq != 0
 }
 
-// deliverInFlight sends the logical request, holds its first effect request
-// at the provider, and sends the same key from the other deliveries while
-// it is held.
-func (t *clientKeyTransport) deliverInFlight(ctx context.Context, rs *roundState, cr *clientKeyRound, deliveries int) {
-	hold := newInFlightHold(deliveries - 1)
-	cr.hold = hold
-	t.h.prov.wrapHooks(func(inner providerHooks) providerHooks {
-		hold.inner = inner
-		return hold
-	})
+// probeInFlight is the in-flight probe of a concurrent round, sent after
+// the round is frozen: a fresh key's request is held at the provider and
+// the same key sent again by `others` more requests while it is held. It
+// checks the 409, which the race of the round's deliveries (released
+// together, before the server read any) cannot: there the second request
+// may well arrive first.
+func (t *clientKeyTransport) probeInFlight(ctx context.Context, others int) (Probe, *inFlightHold) {
+	key := newClientKey()
+	p := Probe{Name: ProbeInFlight, Client: min(len(t.clients), 1), IdempotencyKey: key, EffectRequests: []EffectRequest{}}
+	hold := newInFlightHold(others)
+	hold.inner = noHooks{}
+	t.h.prov.setHooks(hold)
+	defer t.h.prov.setHooks(nil)
+	defer sweepMarked(t.h.marker)
+	defer t.srv.stop()
+	if _, err := t.srv.ensure(ctx, t.h.cfg.Timeout); err != nil {
+		p.Error = err.Error()
+		return p, hold
+	}
+	from := t.h.prov.requestCount()
 	first := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
 	go func() {
-		defer wg.Done()
 		defer close(first)
-		t.deliverUntilAcked(ctx, rs, cr, 1, nil)
+		t.send(ctx, apiRequest{key: key, body: t.h.cfg.Message})
 	}()
 	// Without an effect request to hold, the others go at once: a race,
 	// not a proof, and the check says so.
@@ -126,16 +133,28 @@ func (t *clientKeyTransport) deliverInFlight(ctx context.Context, rs *roundState
 	case <-first:
 	case <-ctx.Done():
 	}
-	for d := 2; d <= deliveries; d++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.deliverUntilAcked(ctx, rs, cr, d, func(a answer) { hold.answered(d, a) })
-		}()
+	for d := 2; d <= others+1; d++ {
+		ans := t.send(ctx, apiRequest{key: key, body: t.h.cfg.Message})
+		hold.answered(d, ans)
+		if d == 2 {
+			p.Status, p.Response = ans.status, string(ans.body)
+			if ans.err != nil {
+				p.Error = ans.err.Error()
+			}
+		}
 	}
-	wg.Wait()
 	hold.release()
+	<-first
+	p.EffectRequests = t.h.prov.takeFrom(from)
+	return p, hold
 }
+
+// noHooks is a provider that decides nothing: requests outside a round.
+type noHooks struct{}
+
+func (noHooks) arrived(*EffectRequest, string) bool { return false }
+func (noHooks) executed(*EffectRequest) bool        { return false }
+func (noHooks) responded(*EffectRequest)            {}
 
 // probeRound sends the contract's probes once the round's deliveries are
 // over: a replay in every round; in the clean round also the same key with
@@ -363,11 +382,9 @@ func (p *provider) takeFrom(n int) []EffectRequest {
 	return out
 }
 
-// wrapHooks replaces the round's provider hooks with a wrapper around them.
-func (p *provider) wrapHooks(wrap func(providerHooks) providerHooks) {
+// setHooks replaces the provider's hooks and keeps its memory of keys.
+func (p *provider) setHooks(h providerHooks) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.hooks != nil {
-		p.hooks = wrap(p.hooks)
-	}
+	p.hooks = h
 }

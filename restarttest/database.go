@@ -140,6 +140,7 @@ type database struct {
 	dsn    string
 	cfg    *pgconn.Config
 	schema string
+	acfg   *pgx.ConnConfig // the admin session's, to reconnect after a loss
 	admin  *pgx.Conn
 	guard  *schemaGuard
 	role   *runRole  // nil: the DSN's user does it all
@@ -155,7 +156,8 @@ func openDatabase(ctx context.Context, dsn string) (*database, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad DSN: %w", err)
 	}
-	db := &database{dsn: dsn, cfg: cfg, schema: "idemcheck_rt_" + randomHex(5)}
+	db := &database{dsn: dsn, cfg: cfg, schema: "idemcheck_rt_" + randomHex(5), acfg: acfg}
+	acfg.RuntimeParams["application_name"] = adminAppName(db.schema)
 	onNotice := func(_ *pgconn.PgConn, n *pgconn.Notice) {
 		if db.guard != nil {
 			db.guard.notice("the setup SQL", n.Message)
@@ -273,6 +275,9 @@ func (db *database) dropSchema(ctx context.Context) error {
 }
 
 func (db *database) close(ctx context.Context, keep bool) error {
+	if err := db.reconnect(ctx); err != nil {
+		return err // nothing to drop it with; the next run sweeps it
+	}
 	var err error
 	if keep {
 		// A kept schema is the user's now: no later run may sweep it.

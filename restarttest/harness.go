@@ -324,6 +324,9 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 	if h.resendApplies() {
 		candidates = append(candidates, KillPoint{Kind: KillResend})
 	}
+	if h.respellApplies() {
+		candidates = append(candidates, KillPoint{Kind: KillRespell})
+	}
 	if !random {
 		return append(plan, append(candidates, KillPoint{Kind: KillConcurrent, N: 2})...)
 	}
@@ -435,19 +438,34 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	}
 	if err := h.db.resetSchema(ctx, h.cfg.Setup); err != nil {
 		var env *EnvError
-		switch {
+		switch lost := h.db.lostConnection(ctx, err); {
 		case ctx.Err() != nil:
 			return Round{}, ctx.Err()
+		case lost != nil:
+			return Round{}, lost
 		case errors.As(err, &env):
 			return Round{}, err
 		}
 		return Round{}, &EnvError{Err: err}
 	}
 	rs := newRoundState(h, kp)
-	if kp.Kind == KillConcurrent && (h.transport == nil || consumersPerDelivery(h.transport)) {
+	if kp.Kind == KillRespell {
+		// The round's kill is the one a frozen row is for; every
+		// redelivery after it is the message spelled another way.
+		rs = newRoundState(h, h.respellKill())
+		if err := rs.prepareRespell(); err != nil {
+			return Round{}, &EnvError{Err: err}
+		}
+		defer rs.cleanupResend()
+	}
+	if kp.Kind == KillConcurrent {
 		// A server answers every delivery from one process: its arrivals
 		// cannot be told apart by delivery.
-		rs.rv = newRendezvous(kp.N, rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil)
+		_, api := h.transport.(*clientKeyTransport)
+		rs.rv = newRendezvous(kp.N, rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil && !api, rs.holds)
+		if h.deliverSrv != nil {
+			rs.gate = newStartGate(kp.N, startGateWait(h.cfg.Timeout))
+		}
 	}
 	h.roundMu.Lock()
 	h.round = rs
@@ -492,7 +510,9 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, err
 	}
 	round := rs.result(index)
+	round.KillPoint = kp.String()
 	round.Resent = rs.resendChanges
+	round.Respelled = rs.respellChanges
 	if rs.rv != nil {
 		round.Rendezvous = rs.rv.report(rs.start)
 	}
@@ -507,34 +527,58 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	if h.model != nil {
 		round.ModelCalls = h.model.callCount()
 	}
+	if err := h.db.alive(ctx); err != nil {
+		return Round{}, err
+	}
 	local, err := h.db.countLocalEffects(ctx, h.cfg.EffectSQL)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Round{}, ctx.Err()
 		}
+		if lost := h.db.lostConnection(ctx, err); lost != nil {
+			return Round{}, lost
+		}
 		return Round{}, &EnvError{Err: err}
 	}
 	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK, resend: kp.Kind == KillResend,
-		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted}
+		respell: kp.Kind == KillRespell, learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted}
 	if !exp.reference {
 		expectLocal(local, h.learned.LocalEffects)
 	}
 	round.LocalEffects = local
 	round.Checks = runChecks(&round, exp)
+	if h.deliverSrv != nil {
+		round.Checks = append(round.Checks, checkAnswersAgree(&round, kp.Kind == KillResend))
+	}
 	if h.transport != nil {
 		//idemcheck:ignore IDEM001 the harness plays the client: the round's key (newClientKey) is probed from another client on purpose
 		if err := h.transport.judge(ctx, rs, &round); err != nil {
 			return Round{}, err
 		}
 	}
+	if err := h.serverFailure(); err != nil {
+		return Round{}, err // the answers may have come from another run's server
+	}
 	round.Passed = allPassed(round.Checks)
-	if kp.Kind != KillResend {
+	if kp.Kind != KillResend && kp.Kind != KillRespell {
 		h.noteDrift(round)
 	}
 	if err := h.environmentFailure(index, round); err != nil {
 		return Round{}, err
 	}
 	return round, nil
+}
+
+// serverFailure is a foreign listener the handler's server met on its
+// port, in a delivery or a probe.
+func (h *harness) serverFailure() error {
+	if h.deliverSrv != nil {
+		return h.deliverSrv.failure()
+	}
+	if t, ok := h.transport.(*clientKeyTransport); ok {
+		return t.srv.failure()
+	}
+	return nil
 }
 
 // environmentFailure turns "the handler could not even be found" on the

@@ -218,10 +218,15 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 	p.mu.Unlock()
 
 	if p.fault.Delay > 0 {
+		end := func() {}
+		if hl, ok := hooks.(interface{ holding() func() }); ok {
+			end = hl.holding() // the harness's hold, not the handler's doing
+		}
 		select {
 		case <-time.After(p.fault.Delay):
 		case <-r.Context().Done():
 		}
+		end()
 	}
 
 	p.mu.Lock()

@@ -50,10 +50,11 @@ type barrier struct {
 	waited   time.Duration
 	note     string
 	timer    *time.Timer
+	holds    *holdCount // the round's holds; a waiting delivery is one
 }
 
-func newBarrier(point string, parties int, wait time.Duration) *barrier {
-	return &barrier{point: point, parties: parties, wait: wait, arrived: map[int]bool{}, release: make(chan struct{})}
+func newBarrier(point string, parties int, wait time.Duration, holds *holdCount) *barrier {
+	return &barrier{point: point, parties: parties, wait: wait, arrived: map[int]bool{}, release: make(chan struct{}), holds: holds}
 }
 
 // rendezvousWait bounds how long the first arrival waits for the others:
@@ -85,6 +86,7 @@ func (b *barrier) join(ctx context.Context, d int) {
 	}
 	release := b.release
 	b.mu.Unlock()
+	defer b.holds.enter()()
 	select {
 	case <-release:
 	case <-ctx.Done():
@@ -147,10 +149,10 @@ type rendezvous struct {
 	anonymous  atomic.Int64
 }
 
-func newRendezvous(parties int, wait time.Duration, byDelivery bool) *rendezvous {
+func newRendezvous(parties int, wait time.Duration, byDelivery bool, holds *holdCount) *rendezvous {
 	return &rendezvous{
-		writes:     newBarrier(PointFirstWrite, parties, wait),
-		requests:   newBarrier(PointFirstRequest, parties, wait),
+		writes:     newBarrier(PointFirstWrite, parties, wait, holds),
+		requests:   newBarrier(PointFirstRequest, parties, wait, holds),
 		byDelivery: byDelivery,
 	}
 }
@@ -163,12 +165,20 @@ func (rv *rendezvous) party(a *attemptRun) int {
 	return -int(rv.anonymous.Add(1))
 }
 
-// ended lets both barriers know that delivery d's attempt is over.
+// ended lets both barriers know that delivery d's attempt is over. When
+// one server answers every delivery, an attempt whose request was answered
+// is not waiting at either point (a waiting one holds its request open):
+// the others would wait for nothing, so the barriers open too.
 func (rv *rendezvous) ended(d int) {
-	if rv.byDelivery {
-		rv.writes.gaveUp(d)
-		rv.requests.gaveUp(d)
-	}
+	rv.writes.gaveUp(d)
+	rv.requests.gaveUp(d)
+}
+
+// openAll lets everything go: the round's deliveries are over, and what
+// comes now (a probe) is not one of them.
+func (rv *rendezvous) openAll() {
+	rv.writes.open(false, "")
+	rv.requests.open(false, "")
 }
 
 func (rv *rendezvous) report(roundStart time.Time) []Rendezvous {

@@ -70,7 +70,10 @@ type Round struct {
 	Rendezvous []Rendezvous `json:"rendezvous,omitempty"`
 	// Resent lists, in a resend round, the envelope fields the second
 	// delivery carried with fresh values.
-	Resent         []EnvelopeChange `json:"resent,omitempty"`
+	Resent []EnvelopeChange `json:"resent,omitempty"`
+	// Respelled lists, in a respell round, the values the second delivery
+	// spelled another way (its members are reordered too).
+	Respelled      []EnvelopeChange `json:"respelled,omitempty"`
 	Attempts       []Attempt        `json:"attempts"`
 	EffectRequests []EffectRequest  `json:"effect_requests"`
 	Effects        []EndpointTally  `json:"effects"`
@@ -144,6 +147,9 @@ type Check struct {
 	Applicable bool   `json:"applicable"`
 	Passed     bool   `json:"passed"` // only ever true when Applicable
 	Detail     string `json:"detail,omitempty"`
+	// Difference is where a replayed answer first differs from the stored
+	// one (replay-identical): "status 201 → 200", "JSON $.order_id: 1 → 2".
+	Difference string `json:"difference,omitempty"`
 
 	findings []finding // what the summary names
 }

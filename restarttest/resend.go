@@ -65,8 +65,10 @@ func (rs *roundState) message(d int) delivered {
 }
 
 func (rs *roundState) cleanupResend() {
-	if rs.resend != nil {
-		os.Remove(rs.resend.file)
+	for _, d := range []*delivered{rs.resend, rs.respell} {
+		if d != nil {
+			os.Remove(d.file)
+		}
 	}
 }
 

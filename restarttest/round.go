@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"slices"
@@ -35,7 +36,13 @@ type roundState struct {
 
 	resend        *delivered // the re-sent message of a resend round
 	resendChanges []EnvelopeChange
-	rv            *rendezvous // a concurrent round's rendezvous; nil otherwise
+	// respellChanges are the values a respell round's second delivery
+	// spelled another way (it reuses the resend round's second message).
+	respellChanges []EnvelopeChange
+	respell        *delivered  // a respell round's redeliveries
+	rv             *rendezvous // a concurrent round's rendezvous; nil otherwise
+	gate           *startGate  // a concurrent round over HTTP: the deliveries' start
+	holds          *holdCount  // deliveries the harness holds right now
 }
 
 // sentBy is the attempt an effect request came from and its index among
@@ -50,6 +57,7 @@ type attemptRun struct {
 	rec   Attempt
 	armed bool // the round's kill point applies to this attempt
 	msg   delivered
+	gate  *startGate // sent together with the other deliveries' first attempts
 
 	mu       sync.Mutex
 	killFn   func()
@@ -109,7 +117,8 @@ func (a *attemptRun) killReason() string {
 }
 
 func newRoundState(h *harness, kp KillPoint) *roundState {
-	return &roundState{h: h, kp: kp, start: time.Now(), inflight: map[*attemptRun]bool{}, senders: map[*EffectRequest]sentBy{}}
+	return &roundState{h: h, kp: kp, start: time.Now(), inflight: map[*attemptRun]bool{}, senders: map[*EffectRequest]sentBy{},
+		holds: newHoldCount()}
 }
 
 // current is the attempt a provider request or a write belongs to: the
@@ -301,6 +310,7 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 	backoff := rs.h.cfg.Backoff
 	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
 		if i > 1 {
+			rs.holds.waitIdle(ctx, rs.h.cfg.Timeout)
 			select {
 			case <-time.After(backoff):
 			case <-ctx.Done():
@@ -310,8 +320,11 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 		}
 		// The kill stays armed until it lands: an attempt that failed on
 		// its own first (a provider 500, a crash) does not use it up.
-		a := &attemptRun{armed: armable && !rs.killLanded(), msg: rs.message(delivery)}
+		a := &attemptRun{armed: armable && !rs.killLanded(), msg: rs.attemptMessage(delivery, i)}
 		a.rec.Delivery, a.rec.Index = delivery, i
+		if i == 1 {
+			a.gate = rs.gate
+		}
 		rs.mu.Lock()
 		rs.attempts = append(rs.attempts, a)
 		rs.mu.Unlock()
@@ -321,6 +334,10 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 		}
 	}
 }
+
+// holding counts one hold of a delivery by the harness (a provider delay);
+// the returned func ends it.
+func (rs *roundState) holding() func() { return rs.holds.enter() }
 
 // killLanded reports whether an attempt of the round was killed at the
 // round's kill point.
@@ -433,6 +450,9 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	started := time.Now()
 	rs.begin(a)
 	defer rs.end(a, started)
+	if a.gate != nil {
+		defer a.gate.abandon() // failed before it could send: nobody waits for it
+	}
 	p, err := srv.ensure(ctx, rs.h.cfg.Timeout)
 	if err != nil {
 		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
@@ -461,9 +481,15 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	}
 	req, _ := http.NewRequestWithContext(actx, http.MethodPost, srv.url, bytes.NewReader(a.msg.body))
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := srv.client.Do(req)
+	client := srv.client
+	if a.gate != nil {
+		client = a.gate.client(actx)
+	}
+	resp, err := client.Do(req)
 	if err == nil {
 		a.rec.HTTPStatus = resp.StatusCode
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, responseCap))
+		a.rec.Response = string(body) // replay-identical compares the answers
 		resp.Body.Close()
 	}
 	switch {

@@ -23,7 +23,8 @@ type server struct {
 
 	mu      sync.Mutex
 	proc    *groupProcess
-	started bool // a server of ours has run before, so a busy port is ours
+	started bool  // a server of ours has run before, so a busy port is ours (where /proc cannot tell)
+	foreign error // a listener on the port that is not the run's, once seen
 }
 
 func newServer(command, rawURL string, env []string) (*server, error) {
@@ -54,8 +55,14 @@ func (s *server) ensure(ctx context.Context, timeout time.Duration) (*groupProce
 		case <-s.proc.done:
 			s.proc = nil
 		default:
+			if err := s.checkOwner("while the handler's server ran"); err != nil {
+				return s.proc, err
+			}
 			return s.proc, nil
 		}
+	}
+	if err := s.checkOwner("before the handler started"); err != nil {
+		return nil, err
 	}
 	if !s.started && s.listening() {
 		return nil, &EnvError{Err: fmt.Errorf("something already listens on %s before the handler started", s.addr)}
@@ -69,6 +76,12 @@ func (s *server) ensure(ctx context.Context, timeout time.Duration) (*groupProce
 	defer deadline.Stop()
 	for {
 		if s.listening() {
+			if err := s.checkOwner("instead of the handler's server"); err != nil {
+				p.kill()
+				<-p.done
+				s.proc = nil
+				return p, err
+			}
 			return p, nil
 		}
 		select {
@@ -104,6 +117,38 @@ func (s *server) listening() bool {
 	}
 	c.Close()
 	return true
+}
+
+// checkOwner makes sure that what listens on the port, if anything, is a
+// process of this run: another run on the same port (or a server left
+// running) would answer this run's requests, and its effects would be
+// judged as this handler's. Where /proc cannot tell, nothing is checked.
+func (s *server) checkOwner(when string) error {
+	if s.foreign != nil {
+		return s.foreign
+	}
+	_, portText, err := net.SplitHostPort(s.addr)
+	if err != nil {
+		return nil
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil
+	}
+	listening, ours, who, known := portOwner(port, markerIn(s.env))
+	if !known || !listening || ours {
+		return nil
+	}
+	s.foreign = &EnvError{Err: fmt.Errorf("%s already listens on %s (the --deliver port) %s: another run on the same port, or a server left running, would answer this run's requests; stop it or use another port",
+		who, s.addr, when)}
+	return s.foreign
+}
+
+// failure is the foreign listener seen during the run, if any.
+func (s *server) failure() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.foreign
 }
 
 // stop kills the server's process group and waits for it.

@@ -145,7 +145,17 @@ func RemoveIdemcheck() {
 // run in the background while a serial test changes the environment (an
 // empty PATH, to show there is no server binary).
 func BuildProgram(dir, pkg, out string) error {
-	cmd := exec.Command(startGo, "run", "-ldflags=-s -w", "-exec", "cp", pkg, out)
+	return BuildProgramOverlay(dir, pkg, out, "")
+}
+
+// BuildProgramOverlay is BuildProgram with go's -overlay file (files
+// replaced for the build, as a mutant replaces its handler's), when set.
+func BuildProgramOverlay(dir, pkg, out, overlay string) error {
+	args := []string{"run", "-ldflags=-s -w"}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	cmd := exec.Command(startGo, append(args, "-exec", "cp", pkg, out)...)
 	cmd.Dir = dir
 	cmd.Env = startEnv
 	if b, err := cmd.CombinedOutput(); err != nil {

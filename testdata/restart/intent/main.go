@@ -70,8 +70,11 @@ func freezeIntent(ctx context.Context, conn *pgx.Conn, secret []byte, msg messag
 	}
 	// A redelivery finds its intent by message id; the same payment re-sent
 	// under a new message id finds it by the key derived from the payment.
-	if _, err := conn.Exec(ctx, `insert into intents (tenant, message_id, action, payload, idem_key) values ($1, $2, $3, $4, $5)
-		on conflict do nothing`, msg.Tenant, msg.MessageID, action, string(msg.Payment), res.Key); err != nil {
+	insert := `insert into intents (tenant, message_id, action, payload, idem_key) values ($1, $2, $3, $4, $5)`
+	// mutant:on-conflict
+	insert += ` on conflict do nothing`
+	// mutant:end
+	if _, err := conn.Exec(ctx, insert, msg.Tenant, msg.MessageID, action, string(msg.Payment), res.Key); err != nil {
 		fail(75, "database: %v", err)
 	}
 	var payload, key string
@@ -80,6 +83,9 @@ func freezeIntent(ctx context.Context, conn *pgx.Conn, secret []byte, msg messag
 		msg.Tenant, msg.MessageID, res.Key).Scan(&payload, &key); err != nil {
 		fail(75, "database: %v", err)
 	}
+	// mutant:frozen-row
+	// mutant> payload = string(msg.Payment) // this attempt's copy, not the frozen row
+	// mutant:end
 	return payload, key
 }
 
@@ -117,7 +123,9 @@ returning status`, key).Scan(&status)
 func post(key, payload string) (int, []byte) {
 	req, _ := http.NewRequest(http.MethodPost, os.Getenv("PROVIDER_URL")+"/v1/charges", bytes.NewReader([]byte(payload)))
 	req.Header.Set("Content-Type", "application/json")
+	// mutant:provider-key
 	req.Header.Set("Idempotency-Key", key)
+	// mutant:end
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		fail(75, "provider: %v", err)

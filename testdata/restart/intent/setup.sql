@@ -6,8 +6,10 @@ create table intents (
   action     text not null,
   payload    text not null,          -- frozen: later attempts use this, not the message
   idem_key   text not null unique,   -- derived from the frozen payload
-  created_at timestamptz not null default now(),
-  primary key (tenant, message_id)
+  created_at timestamptz not null default now()
+  -- mutant:unique-constraint
+  , primary key (tenant, message_id)
+  -- mutant:end
 );
 
 -- One ledger row per key. A lease (an expiry and the holder's backend pid)

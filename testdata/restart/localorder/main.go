@@ -78,12 +78,19 @@ func createOrderOneTransaction(ctx context.Context, conn *pgx.Conn, key, amount 
 		return "", err
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	tag, err := tx.Exec(ctx, `insert into idempotency_keys (key, status) values ($1, 'processing') on conflict do nothing`, key)
+	claim := `insert into idempotency_keys (key, status) values ($1, 'processing')`
+	// mutant:on-conflict
+	claim += ` on conflict do nothing`
+	// mutant:end
+	tag, err := tx.Exec(ctx, claim, key)
 	if err != nil {
 		return "", err
 	}
 	if tag.RowsAffected() == 0 {
+		// mutant:replay-response
 		return storedResponse(ctx, tx, key)
+		// mutant> return `{"replayed":true}`, nil // a new rendering, not the stored response
+		// mutant:end
 	}
 	var id int64
 	if err := tx.QueryRow(ctx, `insert into orders (op_key, amount) values ($1, $2) returning id`, key, amount).Scan(&id); err != nil {

@@ -40,7 +40,10 @@ func main() {
 }
 
 func (a *api) serve(w http.ResponseWriter, r *http.Request) {
+	// mutant:client-scope
 	client := r.Header.Get("Authorization")
+	// mutant> client := "" // one key space for every client
+	// mutant:end
 	key := r.Header.Get("Idempotency-Key")
 	if key == "" {
 		reply(w, http.StatusBadRequest, `{"error":"Idempotency-Key header required"}`)
@@ -55,7 +58,14 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.Close(context.Background())
-	claimed, stored, err := claim(r.Context(), conn, client, key, fingerprint(body))
+	fp := fingerprint(body)
+	// mutant:fingerprint
+	// mutant> fp = "" // every body is the same request
+	// mutant:end
+	claimed, stored, err := claim(r.Context(), conn, client, key, fp)
+	// mutant:in-progress
+	// mutant> claimed = claimed || stored.status == "processing" // a key still running is driven again
+	// mutant:end
 	switch {
 	case err != nil:
 		log.Print(err)
@@ -63,7 +73,10 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request) {
 	case stored.fingerprintDiffers:
 		reply(w, http.StatusUnprocessableEntity, `{"error":"Idempotency-Key reused with a different request"}`)
 	case stored.status == "done":
+		// mutant:replay-response
 		reply(w, stored.responseStatus, stored.responseBody) // the stored bytes, not a new rendering
+		// mutant> reply(w, http.StatusOK, stored.responseBody) // a new rendering: 200, not the stored 201
+		// mutant:end
 	case !claimed:
 		w.Header().Set("Retry-After", "1")
 		reply(w, http.StatusConflict, `{"error":"a request with this Idempotency-Key is in progress"}`)
@@ -149,13 +162,21 @@ func (a *api) createOrder(ctx context.Context, conn *pgx.Conn, client, key strin
 		return http.StatusServiceUnavailable, `{"error":"database unavailable"}`
 	}
 	out := fmt.Sprintf(`{"order_id":"ord_%d","charge_id":%q,"amount":%q}`, orderID, chargeID, req.Payment.Valor)
-	if _, err := tx.Exec(ctx, `update idempotency_keys set status = 'done', response_status = 201, response_body = $3, locked_by = null
-		where client_id = $1 and key = $2`, client, key, out); err != nil {
+	const completeKey = `update idempotency_keys set status = 'done', response_status = 201, response_body = $3, locked_by = null
+		where client_id = $1 and key = $2`
+	// mutant:complete-in-tx
+	if _, err := tx.Exec(ctx, completeKey, client, key, out); err != nil {
 		return http.StatusServiceUnavailable, `{"error":"database unavailable"}`
 	}
+	// mutant:end
 	if err := tx.Commit(ctx); err != nil {
 		return http.StatusServiceUnavailable, `{"error":"database unavailable"}`
 	}
+	// mutant:complete-in-tx
+	// mutant> if _, err := conn.Exec(ctx, completeKey, client, key, out); err != nil { // a second transaction
+	// mutant> 	return http.StatusServiceUnavailable, `{"error":"database unavailable"}`
+	// mutant> }
+	// mutant:end
 	return http.StatusCreated, out
 }
 
@@ -170,7 +191,9 @@ func charge(key, amount string) (string, error) {
 	req, _ := http.NewRequest(http.MethodPost, os.Getenv("PROVIDER_URL")+"/v1/charges",
 		bytes.NewReader([]byte(fmt.Sprintf(`{"amount":%q,"currency":"BRL"}`, amount))))
 	req.Header.Set("Content-Type", "application/json")
+	// mutant:provider-key
 	req.Header.Set("Idempotency-Key", key)
+	// mutant:end
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return "", err

@@ -114,8 +114,11 @@ func perDeliveryKey() string {
 // pay records the payment, charges it under key unless already done, and
 // marks it done.
 func pay(ctx context.Context, db *pgx.Conn, key string, msg message) error {
-	if _, err := db.Exec(ctx, `insert into payments (idem_key, message_id, status) values ($1, $2, 'started') on conflict (idem_key) do nothing`,
-		key, msg.MessageID); err != nil {
+	record := `insert into payments (idem_key, message_id, status) values ($1, $2, 'started')`
+	// mutant:on-conflict
+	record += ` on conflict (idem_key) do nothing`
+	// mutant:end
+	if _, err := db.Exec(ctx, record, key, msg.MessageID); err != nil {
 		return err
 	}
 	var status string
@@ -136,7 +139,9 @@ func pay(ctx context.Context, db *pgx.Conn, key string, msg message) error {
 func charge(key string, payment []byte) (string, error) {
 	req, _ := http.NewRequest(http.MethodPost, os.Getenv("PROVIDER_URL")+"/v1/charges", bytes.NewReader(payment))
 	req.Header.Set("Content-Type", "application/json")
+	// mutant:provider-key
 	req.Header.Set("Idempotency-Key", key)
+	// mutant:end
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return "", err
