@@ -3,6 +3,7 @@ package cmd
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,6 +39,7 @@ type LintOptions struct {
 	NewFromRev    string   // report only findings on lines changed since this git revision
 	Baseline      string   // baseline file of accepted findings
 	WriteBaseline bool     // write Baseline from this run's findings instead of honouring it
+	Langs         string   // --lang: comma-separated languages; "" every language found
 	Version       string
 }
 
@@ -79,6 +81,7 @@ package not analyzed, no package to analyze, or bad flags.`,
 	c.Flags().StringVar(&opts.NewFromRev, "new-from-rev", "", "report only findings on lines changed since this git `REVISION` (e.g. origin/main)")
 	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline `FILE`")
 	c.Flags().BoolVar(&opts.WriteBaseline, "write-baseline", false, "record this run's findings in the --baseline file and exit 0")
+	c.Flags().StringVar(&opts.Langs, "lang", "", "comma-separated `LANGUAGES` to lint: go, python, typescript (default: every language found)")
 	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a `FLAG` to the analyzers, e.g. -IDEM001.keypattern=REGEXP (repeatable)")
 	return c
 }
@@ -104,37 +107,35 @@ func lintRun(opts *LintOptions) error {
 	if err := checkLocalPatterns(opts.Dir, opts.Patterns); err != nil {
 		return err
 	}
+	langs, explicit, err := parseLangs(opts.Langs)
+	if err != nil {
+		return err
+	}
 	cfg, cfgPath, cfgFlags, err := loadLintConfig(opts)
 	if err != nil {
 		return err
 	}
-	var progress func(done, total int)
-	if opts.IO.IsStderrTTY() {
-		progress = terminalProgress(opts.IO.ErrOut)
-	}
-	in := onSignals(context.Background())
-	defer in.stop()
-	res, err := driver.Run(in.ctx, driver.Options{
-		Dir:           opts.Dir,
-		Patterns:      opts.Patterns,
-		Tags:          opts.Tags,
-		Tests:         opts.Tests,
-		AnalyzerFlags: append(cfgFlags, opts.AnalyzerFlags...),
-		Tool:          opts.Tool,
-		Env:           opts.Env,
-		Progress:      progress,
-	})
-	if progress != nil {
-		fmt.Fprint(opts.IO.ErrOut, "\r\x1b[K")
-	}
-	if ierr := in.err("stopped go vet and the vet tools it started"); ierr != nil {
-		return ierr
-	}
+	other, err := lintOtherLanguages(opts, cfg, langs, explicit)
 	if err != nil {
-		// go vet quotes patterns it could not load; one that names no
-		// existing path is shown by position (it may be a pasted secret).
-		return UsageErrorf("%s", redactArgsIn(opts.Dir, err.Error(), opts.Patterns))
+		return err
 	}
+	res := &driver.Result{}
+	goRan := false
+	if langs["go"] {
+		if res, goRan, err = lintGo(opts, cfgFlags, other.found() && !explicit["go"]); err != nil {
+			return err
+		}
+	}
+	if other.skipped != "" {
+		if !goRan {
+			// Nothing was analyzed at all: no verdict to give.
+			return UsageErrorf("nothing to lint in this build: %s", other.skipped)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "idemcheck: %s\n", other.skipped)
+	}
+	res.Findings = append(res.Findings, other.findings...)
+	res.Errors = append(res.Errors, other.errors...)
+	report.Sort(res.Findings)
 	for i, e := range res.Errors {
 		res.Errors[i].Package = redactArgsIn(opts.Dir, e.Package, opts.Patterns)
 		if slices.Contains(opts.Patterns, e.Package) {
@@ -161,6 +162,45 @@ func lintRun(opts *LintOptions) error {
 		return ErrFindings
 	}
 	return nil
+}
+
+// lintGo runs the Go analyzers through go vet. With optional set (other
+// languages were found and --lang did not ask for Go), a tree without a
+// Go module or Go packages is not an error: it has no Go to lint.
+func lintGo(opts *LintOptions, cfgFlags []string, optional bool) (*driver.Result, bool, error) {
+	var progress func(done, total int)
+	if opts.IO.IsStderrTTY() {
+		progress = terminalProgress(opts.IO.ErrOut)
+	}
+	in := onSignals(context.Background())
+	defer in.stop()
+	res, err := driver.Run(in.ctx, driver.Options{
+		Dir:           opts.Dir,
+		Patterns:      opts.Patterns,
+		Tags:          opts.Tags,
+		Tests:         opts.Tests,
+		AnalyzerFlags: append(cfgFlags, opts.AnalyzerFlags...),
+		Tool:          opts.Tool,
+		Env:           opts.Env,
+		Progress:      progress,
+	})
+	if progress != nil {
+		fmt.Fprint(opts.IO.ErrOut, "\r\x1b[K")
+	}
+	if ierr := in.err("stopped go vet and the vet tools it started"); ierr != nil {
+		return nil, false, ierr
+	}
+	if err != nil {
+		var noMod *driver.ErrNoModule
+		var noPkg *driver.ErrNoPackages
+		if optional && (errors.As(err, &noMod) || (errors.As(err, &noPkg) && !noPkg.TestOnly)) {
+			return &driver.Result{}, false, nil
+		}
+		// go vet quotes patterns it could not load; one that names no
+		// existing path is shown by position (it may be a pasted secret).
+		return nil, false, UsageErrorf("%s", redactArgsIn(opts.Dir, err.Error(), opts.Patterns))
+	}
+	return res, true, nil
 }
 
 // checkLocalPatterns refuses, in one line, a pattern naming a directory

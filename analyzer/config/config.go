@@ -92,6 +92,9 @@ type Pattern struct {
 	// operations what the call does (create, charge, capture, confirm, pay,
 	// refund, update, delete, read).
 	Kind string `yaml:"kind" json:"kind,omitempty"`
+	// Language is the language the entry is for: "" or "go", "python",
+	// "typescript" (Package is then a module as imported, see keymodel.Tables).
+	Language string `yaml:"language" json:"language,omitempty"`
 	// Fills is, for a source that writes its value into an argument
 	// instead of returning it (crypto/rand.Read), that argument's index
 	// plus one.
@@ -158,6 +161,9 @@ func (c *Config) Compile() error {
 			if err := list.ps[i].compile(); err != nil {
 				return fmt.Errorf("invalid config: %s[%d]: %v", list.name, i, err)
 			}
+			if l := list.ps[i].Language; l != "" && !slices.Contains(Languages, l) {
+				return fmt.Errorf("invalid config: %s[%d]: language: %q is not one of %s", list.name, i, l, strings.Join(Languages, ", "))
+			}
 			if err := checkKind(list.name, list.ps[i].Kind); err != nil {
 				return fmt.Errorf("invalid config: %s[%d]: %v", list.name, i, err)
 			}
@@ -165,6 +171,9 @@ func (c *Config) Compile() error {
 	}
 	return nil
 }
+
+// Languages an entry may be for.
+var Languages = []string{"go", "python", "typescript"}
 
 // Kinds a source or an operation may have.
 var (
