@@ -28,8 +28,9 @@ const DefaultKey = `idempotencykey|idempotencytoken|idempotencyid|idempotentkey|
 // DefaultHeader matches normalized HTTP header names that carry an
 // idempotency key to a provider, in the spellings real APIs use:
 // Idempotency-Key, X-Idempotency-Key, Idempotence-Key (YooKassa),
-// Cko-Idempotency-Key (Checkout.com), Idempotent-Key, Idempotency-Token.
-const DefaultHeader = `^(x|cko)?idempoten(cy|ce|t)(key|token)$`
+// Cko-Idempotency-Key (Checkout.com), Idempotent-Key, Idempotency-Token,
+// PayPal-Request-Id (PayPal's idempotency header).
+const DefaultHeader = `^(x|cko)?idempoten(cy|ce|t)(key|token)$|^paypalrequestid$`
 
 // DefaultIdentity matches normalized names of per-attempt transport and
 // observability identity: values a redelivery does not repeat.

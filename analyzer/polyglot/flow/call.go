@@ -231,27 +231,6 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if sqlv, ok := c.sqlCall(x, recv, args); ok {
 		return sqlv
 	}
-	if _, ok := match(t.Barriers); ok {
-		if recv != nil && hasKind(recv.origins, "row") {
-			// Rows of an INSERT … RETURNING this attempt made.
-			return &value{origins: recv.origins, rooted: true}
-		}
-		return &value{stable: true}
-	}
-	if recv != nil && recv.stable && recvKind != "" {
-		return &value{stable: true} // a query builder's chain
-	}
-	if p, ok := match(t.Operations); ok {
-		switch p.Kind {
-		case "observe":
-			return &value{}
-		case "store":
-			c.persist(append(all, recv))
-			return &value{stable: true}
-		case "read":
-			return &value{stable: true}
-		}
-	}
 	if _, ok := match(t.Inserts); ok {
 		c.persist(all)
 		o := &origin{kind: "row", source: name + "()", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
@@ -273,6 +252,27 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 			}
 		}
 		return v
+	}
+	if _, ok := match(t.Barriers); ok {
+		if recv != nil && hasKind(recv.origins, "row") {
+			// Rows of an INSERT … RETURNING this attempt made.
+			return &value{origins: recv.origins, rooted: true}
+		}
+		return &value{stable: true}
+	}
+	if recv != nil && recv.stable && recvKind != "" {
+		return &value{stable: true} // a query builder's chain
+	}
+	if p, ok := match(t.Operations); ok {
+		switch p.Kind {
+		case "observe":
+			return &value{}
+		case "store":
+			c.persist(append(all, recv))
+			return &value{stable: true}
+		case "read":
+			return &value{stable: true}
+		}
 	}
 	c.scanSinks(x, name, args, kwargs)
 	v := union(all...)
@@ -422,7 +422,7 @@ func (c *ctx) scanFields(x *ir.Call, v *value, depth int) {
 	m := c.e.prog.Model
 	for k, f := range v.fields {
 		switch {
-		case m.Headers.Match(k) && strings.ContainsAny(k, "-_ "):
+		case m.Headers.Match(k) && strings.ContainsAny(k, "- "):
 			c.sink(f, x.Pos, `header "`+k+`"`, nil)
 		case m.IsKey(k) || m.Headers.Match(k):
 			c.sink(f, x.Pos, "field "+k, nil)

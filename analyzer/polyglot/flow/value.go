@@ -234,10 +234,8 @@ func field(v *value, name string) *value {
 		return f
 	}
 	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer}
-	if len(v.fields) > 0 {
-		// Another field of a dict built here: not the siblings' taint.
-		out.origins = nil
-	}
+	// A field not among those set here: the value's own taint (an
+	// inserted row's generated id), not its siblings'.
 	for _, p := range v.params {
 		q := p
 		if q.path == "" {
