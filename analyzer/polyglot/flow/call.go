@@ -2,6 +2,7 @@ package flow
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
@@ -10,6 +11,10 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 	"github.com/idemcheck/idemcheck/analyzer/report"
 )
+
+// floatClock are clock sources whose value is a float (seconds or
+// milliseconds with a fraction).
+var floatClock = regexp.MustCompile(`^(time|monotonic|perf_counter|performance\.now)$`)
 
 const remedy = "derive it from the frozen intent, or persist it before acting and read it back"
 
@@ -201,7 +206,12 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	all := append(append([]*value(nil), args...), kwargs...)
 	onValue := recv != nil && !recv.isMod
 	if recvKind != "" && recv != nil && recv.mod != "" {
-		mod, recvKind = recv.mod, ""
+		mod = recv.mod
+	}
+	if onValue {
+		// A method of a value, also of an object a module made
+		// (knex's db("t").insert): the value-method patterns apply.
+		recvKind = "value"
 	}
 	match := func(ps []config.Pattern) (config.Pattern, bool) {
 		for _, p := range ps {
@@ -218,14 +228,13 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		if !(mod == "globalThis" && name == "Date" && (!x.New || len(args) > 0)) {
 			src := name + "()"
 			if mod != "" && mod != "globalThis" && mod != "builtins" && recvKind == "" {
-				src = lastSeg(mod) + "." + name + "()"
+				src = strings.TrimSuffix(lastSeg(mod)+"."+name, ".") + "()"
 			}
 			if x.New {
 				src = "new " + src
 			}
 			o := &origin{kind: p.Kind, source: src, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
-			v := &value{origins: []*origin{o}, mod: mod, rooted: true}
-			return v
+			return &value{origins: []*origin{o}, rooted: true, float: floatClock.MatchString(name)}
 		}
 	}
 	if sqlv, ok := c.sqlCall(x, recv, args); ok {

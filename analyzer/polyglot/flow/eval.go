@@ -216,7 +216,7 @@ func (c *ctx) localDict(x ir.Expr) (*value, bool) {
 		return nil, false
 	}
 	v, ok := c.env[n.ID]
-	return v, ok && len(v.fields) > 0 && v.mod == ""
+	return v, ok && v.fields != nil && v.mod == ""
 }
 
 func copyFields(v *value) *value {
@@ -514,7 +514,7 @@ func (c *ctx) transport(v *value, p ir.Pos) *origin {
 		if re == nil || !re.MatchString(v.path) {
 			continue
 		}
-		if t.Receiver == "consumer" && (!v.consumer || strings.Contains(v.path, ".")) {
+		if t.Receiver == "consumer" && !v.consumer {
 			continue
 		}
 		kind := t.Kind
