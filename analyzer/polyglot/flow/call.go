@@ -324,11 +324,13 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 		return v, true
 	case full == "json:dumps" || full == "globalThis:JSON.stringify" || full == "pickle:dumps" || full == "orjson:dumps":
 		v := union(args...)
-		if len(x.Args) > 0 {
+		// A dict or object literal built here is an explicit field list;
+		// anything else (a parameter, a decoded body, a model object) is
+		// serialized whole.
+		if len(x.Args) > 0 && (first.fields == nil || first.class != "") {
 			switch x.Args[0].(type) {
 			case *ir.Name, *ir.Attr, *ir.Index:
-				v.payload = strings.TrimPrefix(full, "globalThis:") + "(" + exprText(x.Args[0]) + ")"
-				v.payload = strings.Replace(v.payload, ":", ".", 1)
+				v.payload = strings.Replace(strings.TrimPrefix(full, "globalThis:"), ":", ".", 1) + "(" + exprText(x.Args[0]) + ")"
 			}
 		}
 		return v, true

@@ -62,6 +62,9 @@ func Parse(path string, src []byte) (*ir.File, error) {
 		l.file.Module.Body = l.tsBlock(root)
 	}
 	l.file.Ignores = ignores(src)
+	if root.HasError() {
+		l.file.SyntaxErrors = countErrors(root)
+	}
 	return l.file, nil
 }
 
@@ -185,4 +188,18 @@ func concat(p ir.Pos, a, b ir.Expr) ir.Expr {
 		}
 	}
 	return &ir.Str{Kind: "concat", Parts: parts, Pos: p}
+}
+
+func countErrors(n *sitter.Node) int {
+	if n.IsError() || n.IsMissing() {
+		return 1
+	}
+	if !n.HasError() {
+		return 0
+	}
+	c := 0
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c += countErrors(n.Child(i))
+	}
+	return c
 }

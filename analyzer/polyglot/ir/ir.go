@@ -19,6 +19,8 @@ type File struct {
 	Ignores []Ignore
 	// Generated is set for files that say they are generated or are minified.
 	Generated bool
+	// SyntaxErrors counts the parts the parser could not read (left out).
+	SyntaxErrors int
 }
 
 // Import binds a local name to a module or a member of one.
