@@ -98,11 +98,13 @@ var skippedDirs = map[string]bool{
 	"dist": true, "build": true, "out": true, ".next": true, ".nuxt": true, "coverage": true, "vendor": true,
 	"vendored": true, "third_party": true, "__pycache__": true, ".tox": true, ".nox": true, ".mypy_cache": true,
 	".pytest_cache": true, "bower_components": true, ".yarn": true, ".pnpm-store": true, "generated": true,
-	"__generated__": true, "testdata": false,
+	"__generated__": true,
+	// As go's ./... does: test fixtures and directories starting with _ or .
+	"testdata": true,
 }
 
 func skipDir(path, name string) bool {
-	if skippedDirs[name] || (strings.HasPrefix(name, ".") && name != ".") {
+	if skippedDirs[name] || strings.HasPrefix(name, "_") || (strings.HasPrefix(name, ".") && name != ".") {
 		return true
 	}
 	// A virtualenv under any name.

@@ -386,7 +386,7 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 					return &value{}, true
 				}
 			}
-			c.sink(args[1], x.Pos, `header "`+first.str+`"`, nil)
+			c.sink(args[1], x.Pos, "header "+first.str, nil)
 			return &value{}, true
 		}
 	case "update":
@@ -395,7 +395,7 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 				if h, ok := at.X.(*ir.Attr); ok && keyname.Normalize(h.Name) == "headers" {
 					for k, f := range args[0].fields {
 						if c.e.prog.Model.Headers.Match(k) {
-							c.sink(f, x.Pos, `header "`+k+`"`, nil)
+							c.sink(f, x.Pos, "header "+k, nil)
 						}
 					}
 					return &value{}, true
@@ -434,7 +434,7 @@ func (c *ctx) scanFields(x *ir.Call, v *value, depth int) {
 	for k, f := range v.fields {
 		switch {
 		case m.Headers.Match(k) && strings.ContainsAny(k, "- "):
-			c.sink(f, x.Pos, `header "`+k+`"`, nil)
+			c.sink(f, x.Pos, "header "+k, nil)
 		case m.IsKey(k) || m.Headers.Match(k):
 			c.sink(f, x.Pos, "field "+k, nil)
 		default:
@@ -469,9 +469,10 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related) {
 			continue
 		}
 		what := o.source + " (" + kindText[o.kind] + ")"
-		msg := fmt.Sprintf("idempotency key (%s) built from %s; %s: %s", site.what, what, consequence(o.kind), remedy)
+		msg := fmt.Sprintf("idempotency key built from %s; %s: %s", what, c.e.consequence(o), remedy)
 		related := []report.Related{{File: o.file, Line: o.pos.Line, Column: o.pos.Col, Message: o.source + ": " + kindText[o.kind]}}
 		related = append(related, reverse(hops)...)
+		related = append(related, report.Related{File: site.file, Line: site.pos.Line, Column: site.pos.Col, Message: "used as idempotency key: " + site.what})
 		c.e.report("IDEM001", site.file, site.pos, msg, related)
 	}
 	if v.float {

@@ -190,7 +190,7 @@ func (c *ctx) store(target ir.Expr, v *value, p ir.Pos) {
 func (c *ctx) storeField(objX ir.Expr, name string, v *value, p ir.Pos) {
 	if at, ok := objX.(*ir.Attr); ok && keyname.Normalize(at.Name) == "headers" && c.e.prog.Model.Headers.Match(name) {
 		if _, local := c.localDict(at.X); !local {
-			c.sink(v, p, `header "`+name+`"`, nil)
+			c.sink(v, p, "header "+name, nil)
 		}
 	}
 	n, ok := objX.(*ir.Name)

@@ -19,6 +19,15 @@ var kindText = map[string]string{
 	"":           "configured as per-attempt",
 }
 
+// consequence says what repeats the effect with another key: for a value
+// drawn in an HTTP route, the client's retry of the request.
+func (e *engine) consequence(o *origin) string {
+	if e.entryOf(o.fn) == "route" && (o.kind == "random" || o.kind == "clock" || o.kind == "counter") {
+		return "a retried request computes a different key"
+	}
+	return consequence(o.kind)
+}
+
 func consequence(kind string) string {
 	switch kind {
 	case "message-id":
