@@ -103,6 +103,9 @@ type Pattern struct {
 	function, field, receiver *regexp.Regexp
 }
 
+// Languages an entry may be for.
+var Languages = []string{"go", "python", "typescript"}
+
 // Parse decodes and validates a configuration. Unknown keys are errors.
 func Parse(data []byte) (*Config, error) {
 	c := &Config{}
@@ -171,9 +174,6 @@ func (c *Config) Compile() error {
 	}
 	return nil
 }
-
-// Languages an entry may be for.
-var Languages = []string{"go", "python", "typescript"}
 
 // Kinds a source or an operation may have.
 var (
