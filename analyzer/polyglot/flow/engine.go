@@ -36,7 +36,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, seen: map[string]bool{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -62,6 +62,7 @@ type engine struct {
 	entry    map[*ir.Func]string // "route" or "consumer"
 	findings []report.Finding
 	seen     map[string]bool
+	outer    map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
 }
 
 type fileInfo struct {
@@ -165,13 +166,17 @@ func (e *engine) outerEnv(fi *fileInfo, parent *ir.Func) map[string]*value {
 	if parent.IsClass {
 		return nil
 	}
+	if env, ok := e.outer[parent]; ok {
+		return env // nil while it is being computed: a callback the parent calls
+	}
+	e.outer[parent] = nil
 	c := e.newCtx(fi, parent, nil)
 	c.quiet = true
-	for i, p := range parent.Params {
-		c.env[p] = &value{params: nil, rooted: true, consumer: c.entry == "consumer"}
-		_ = i
+	for _, p := range parent.Params {
+		c.env[p] = &value{rooted: true, consumer: c.entry == "consumer"}
 	}
 	c.block(parent.Body)
+	e.outer[parent] = c.env
 	return c.env
 }
 
