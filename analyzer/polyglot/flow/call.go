@@ -459,7 +459,7 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related) {
 		if c.persistedParams[p.i] {
 			continue
 		}
-		c.sinks = append(c.sinks, paramSink{param: p, site: site, hops: hops})
+		c.addSink(paramSink{param: p, site: site, hops: hops})
 	}
 	if c.quiet {
 		return
@@ -598,4 +598,34 @@ func hasKind(os []*origin, kind string) bool {
 		}
 	}
 	return false
+}
+
+// Bounds that keep summaries small along long call chains: a parameter
+// keeps the first maxSitesPerParam sinks it reaches (each is reported
+// where it is, so more sites of one parameter add findings, not kinds),
+// and a path keeps its first and last hops.
+const (
+	maxSitesPerParam = 8
+	maxHops          = 6
+)
+
+func (c *ctx) addSink(ps paramSink) {
+	n := 0
+	for _, old := range c.sinks {
+		if old.param.i != ps.param.i {
+			continue
+		}
+		if old.site == ps.site && old.param.path == ps.param.path {
+			return
+		}
+		n++
+	}
+	if n >= maxSitesPerParam {
+		return
+	}
+	if len(ps.hops) > maxHops {
+		hops := append([]report.Related(nil), ps.hops[:maxHops/2]...)
+		ps.hops = append(hops, ps.hops[len(ps.hops)-maxHops/2:]...)
+	}
+	c.sinks = append(c.sinks, ps)
 }
