@@ -41,6 +41,7 @@ type LintOptions struct {
 	NewFromRev    string   // report only findings on lines changed since this git revision
 	Baseline      string   // baseline file of accepted findings
 	WriteBaseline bool     // write Baseline from this run's findings instead of honouring it
+	Langs         string   // --lang: comma-separated languages; "" every language found
 	Version       string
 	MaxInput      input.Size // cap of --config and --baseline
 
@@ -86,6 +87,7 @@ package not analyzed, no package to analyze, or bad flags.`,
 	c.Flags().StringVar(&opts.NewFromRev, "new-from-rev", "", "report only findings on lines changed since this git `REVISION` (e.g. origin/main)")
 	c.Flags().StringVar(&opts.Baseline, "baseline", "", "leave out the findings recorded in this baseline `FILE`")
 	c.Flags().BoolVar(&opts.WriteBaseline, "write-baseline", false, "record this run's findings in the --baseline file and exit 0")
+	c.Flags().StringVar(&opts.Langs, "lang", "", "comma-separated `LANGUAGES` to lint: go, python, typescript (default: every language found)")
 	c.Flags().StringArrayVar(&opts.AnalyzerFlags, "analyzer-flag", nil, "pass a `FLAG` to the analyzers, e.g. -IDEM001.keypattern=REGEXP (repeatable)")
 	addMaxInputFlag(c.Flags(), &opts.MaxInput)
 	return c
@@ -119,6 +121,10 @@ func lintRun(opts *LintOptions) error {
 	if err := checkLocalPatterns(opts.Dir, opts.Patterns); err != nil {
 		return err
 	}
+	langs, explicit, err := parseLangs(opts.Langs)
+	if err != nil {
+		return err
+	}
 	cfg, cfgPath, cfgFlags, err := loadLintConfig(opts)
 	if err != nil {
 		return err
@@ -126,35 +132,27 @@ func lintRun(opts *LintOptions) error {
 	if opts.baseline, err = readBaseline(opts); err != nil {
 		return err
 	}
-	var progress func(driver.Progress)
-	var drawn *lintProgress
-	if opts.IO.IsStderrTTY() {
-		drawn = startLintProgress(opts.IO.ErrOut)
-		progress = drawn.update
-	}
-	in := onSignals(context.Background())
-	defer in.stop()
-	res, err := driver.Run(in.ctx, driver.Options{
-		Dir:           opts.Dir,
-		Patterns:      opts.Patterns,
-		Tags:          opts.Tags,
-		Tests:         opts.Tests,
-		AnalyzerFlags: append(append(cfgFlags, testsFlags(opts.Tests)...), opts.AnalyzerFlags...),
-		Tool:          opts.Tool,
-		Env:           opts.Env,
-		Progress:      progress,
-	})
-	if drawn != nil {
-		drawn.finish() // before anything is printed
-	}
-	if ierr := in.err("stopped go vet and the vet tools it started"); ierr != nil {
-		return ierr
-	}
+	other, err := lintOtherLanguages(opts, cfg, langs, explicit)
 	if err != nil {
-		// go vet quotes patterns it could not load; one that names no
-		// existing path is shown by position (it may be a pasted secret).
-		return UsageErrorf("%s", redactArgsIn(opts.Dir, err.Error(), opts.Patterns))
+		return err
 	}
+	res := &driver.Result{}
+	goRan := false
+	if langs["go"] {
+		if res, goRan, err = lintGo(opts, cfgFlags, other.found() && !explicit["go"]); err != nil {
+			return err
+		}
+	}
+	if other.skipped != "" {
+		if !goRan {
+			// Nothing was analyzed at all: no verdict to give.
+			return UsageErrorf("nothing to lint in this build: %s", other.skipped)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "idemcheck: %s\n", other.skipped)
+	}
+	res.Findings = append(res.Findings, other.findings...)
+	res.Errors = append(res.Errors, other.errors...)
+	report.Sort(res.Findings)
 	for i, e := range res.Errors {
 		res.Errors[i].Package = redactArgsIn(opts.Dir, e.Package, opts.Patterns)
 		if slices.Contains(opts.Patterns, e.Package) {
@@ -181,6 +179,47 @@ func lintRun(opts *LintOptions) error {
 		return ErrFindings
 	}
 	return nil
+}
+
+// lintGo runs the Go analyzers through go vet. With optional set (other
+// languages were found and --lang did not ask for Go), a tree without a
+// Go module or Go packages is not an error: it has no Go to lint.
+func lintGo(opts *LintOptions, cfgFlags []string, optional bool) (*driver.Result, bool, error) {
+	var progress func(driver.Progress)
+	var drawn *lintProgress
+	if opts.IO.IsStderrTTY() {
+		drawn = startLintProgress(opts.IO.ErrOut)
+		progress = drawn.update
+	}
+	in := onSignals(context.Background())
+	defer in.stop()
+	res, err := driver.Run(in.ctx, driver.Options{
+		Dir:           opts.Dir,
+		Patterns:      opts.Patterns,
+		Tags:          opts.Tags,
+		Tests:         opts.Tests,
+		AnalyzerFlags: append(append(cfgFlags, testsFlags(opts.Tests)...), opts.AnalyzerFlags...),
+		Tool:          opts.Tool,
+		Env:           opts.Env,
+		Progress:      progress,
+	})
+	if drawn != nil {
+		drawn.finish() // before anything is printed
+	}
+	if ierr := in.err("stopped go vet and the vet tools it started"); ierr != nil {
+		return nil, false, ierr
+	}
+	if err != nil {
+		var noMod *driver.ErrNoModule
+		var noPkg *driver.ErrNoPackages
+		if optional && (errors.As(err, &noMod) || (errors.As(err, &noPkg) && !noPkg.TestOnly)) {
+			return &driver.Result{}, false, nil
+		}
+		// go vet quotes patterns it could not load; one that names no
+		// existing path is shown by position (it may be a pasted secret).
+		return nil, false, UsageErrorf("%s", redactArgsIn(opts.Dir, err.Error(), opts.Patterns))
+	}
+	return res, true, nil
 }
 
 // checkLocalPatterns refuses, in one line, a pattern naming a directory

@@ -48,6 +48,37 @@
 //		return err
 //	}
 //
+// # Bad (Python)
+//
+//	def charge(order):
+//	    key = str(uuid.uuid4())  # a new key per attempt
+//	    stripe.PaymentIntent.create(amount=order["cents"], currency="brl", idempotency_key=key)
+//
+// # Good (Python)
+//
+//	def charge(order):
+//	    # order["intent"] is the intent as the message carried it: every
+//	    # attempt derives the same key from it.
+//	    key = hmac.new(SECRET, order["intent"].encode(), hashlib.sha256).hexdigest()
+//	    stripe.PaymentIntent.create(amount=order["cents"], currency="brl", idempotency_key=key)
+//
+// # Bad (TypeScript)
+//
+//	export async function charge(order: Order) {
+//	  await stripe.paymentIntents.create(
+//	    { amount: order.cents, currency: "brl" },
+//	    { idempotencyKey: randomUUID() }, // a new key per attempt
+//	  );
+//	}
+//
+// # Good (TypeScript)
+//
+//	export async function charge(order: Order) {
+//	  // order.intent is the intent as the message carried it.
+//	  const key = createHmac("sha256", SECRET).update(order.intent).digest("hex");
+//	  await stripe.paymentIntents.create({ amount: order.cents, currency: "brl" }, { idempotencyKey: key });
+//	}
+//
 // # How it works
 //
 // The analyzer tracks values forward over SSA, from sources to sinks. It

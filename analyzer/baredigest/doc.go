@@ -39,4 +39,35 @@
 //		mac.Write([]byte(o.TenantID + "\x00" + o.ID))
 //		return hex.EncodeToString(mac.Sum(nil))
 //	}
+//
+// # Bad (Python)
+//
+//	def idempotency_key(order):
+//	    return hashlib.sha256(f"{order['id']}:{order['phone']}".encode()).hexdigest()
+//
+//	def charge(order):
+//	    requests.post(API, json=order, headers={"Idempotency-Key": idempotency_key(order)})
+//
+// # Good (Python)
+//
+//	def idempotency_key(order):
+//	    mac = hmac.new(SECRET, f"{order['tenant_id']}\x00{order['id']}".encode(), hashlib.sha256)
+//	    return mac.hexdigest()
+//
+//	def charge(order):
+//	    requests.post(API, json=order, headers={"Idempotency-Key": idempotency_key(order)})
+//
+// # Bad (TypeScript)
+//
+//	export async function charge(order: { id: string; phone: string }) {
+//	  const key = createHash("sha256").update(`${order.id}:${order.phone}`).digest("hex");
+//	  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+//	}
+//
+// # Good (TypeScript)
+//
+//	export async function charge(order: { tenantId: string; id: string }) {
+//	  const key = createHmac("sha256", SECRET).update(`${order.tenantId}\x00${order.id}`).digest("hex");
+//	  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+//	}
 package baredigest

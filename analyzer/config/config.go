@@ -107,6 +107,9 @@ type Pattern struct {
 	// tracing and error values, which are never key sinks; harmless for a
 	// create that moves no money and bills nothing).
 	Kind string `yaml:"kind" json:"kind,omitempty"`
+	// Language is the language the entry is for: "" or "go", "python",
+	// "typescript" (Package is then a module as imported, see keymodel.Tables).
+	Language string `yaml:"language" json:"language,omitempty"`
 	// Fills is, for a source that writes its value into an argument
 	// instead of returning it (crypto/rand.Read), that argument's index
 	// plus one.
@@ -114,6 +117,9 @@ type Pattern struct {
 
 	function, field, receiver *regexp.Regexp
 }
+
+// Languages an entry may be for.
+var Languages = []string{"go", "python", "typescript"}
 
 // Parse decodes and validates a configuration. Unknown keys are errors.
 func Parse(data []byte) (*Config, error) {
@@ -172,6 +178,9 @@ func (c *Config) Compile() error {
 		for i := range list.ps {
 			if err := list.ps[i].compile(); err != nil {
 				return fmt.Errorf("invalid config: %s[%d]: %v", list.name, i, err)
+			}
+			if l := list.ps[i].Language; l != "" && !slices.Contains(Languages, l) {
+				return fmt.Errorf("invalid config: %s[%d]: language: %q is not one of %s", list.name, i, l, strings.Join(Languages, ", "))
 			}
 			if err := checkKind(list.name, list.ps[i].Kind); err != nil {
 				return fmt.Errorf("invalid config: %s[%d]: %v", list.name, i, err)

@@ -28,4 +28,34 @@
 //	func idempotencyKey(o Order) string {
 //		return fmt.Sprintf("%s:%d", o.ID, o.TotalCents) // int64 cents
 //	}
+//
+// # Bad (Python)
+//
+//	def idempotency_key(order):
+//	    return f"{order['id']}:{float(order['total']):.2f}"  # total as a float
+//
+//	def charge(order):
+//	    requests.post(API, json=order, headers={"Idempotency-Key": idempotency_key(order)})
+//
+// # Good (Python)
+//
+//	def idempotency_key(order):
+//	    return f"{order['id']}:{order['total_cents']}"  # integer cents
+//
+//	def charge(order):
+//	    requests.post(API, json=order, headers={"Idempotency-Key": idempotency_key(order)})
+//
+// # Bad (TypeScript)
+//
+//	export async function charge(order: { id: string; total: string }) {
+//	  const key = `${order.id}:${parseFloat(order.total).toFixed(2)}`; // total as a float
+//	  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+//	}
+//
+// # Good (TypeScript)
+//
+//	export async function charge(order: { id: string; totalCents: number }) {
+//	  const key = `${order.id}:${order.totalCents}`; // integer cents
+//	  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+//	}
 package floatkey

@@ -68,10 +68,10 @@ func New(c *config.Config) (*Model, error) {
 	}
 	m := &Model{Config: c, Keys: keyname.Key, Headers: keyname.Header, Identity: keyname.Identity}
 	builtin := defaults()
-	m.Sources = append(clone(c.Sources), builtin.Sources...)
-	m.Sinks = append(clone(c.Sinks), builtin.Sinks...)
-	m.Barriers = append(clone(c.Barriers), builtin.Barriers...)
-	m.Operations = append(clone(c.Operations), builtin.Operations...)
+	m.Sources = append(goOnly(c.Sources), builtin.Sources...)
+	m.Sinks = append(goOnly(c.Sinks), builtin.Sinks...)
+	m.Barriers = append(goOnly(c.Barriers), builtin.Barriers...)
+	m.Operations = append(goOnly(c.Operations), builtin.Operations...)
 	if c.KeyName != "" {
 		k, err := keyname.Compile(keyname.DefaultKey + "|" + c.KeyName)
 		if err != nil {
@@ -92,8 +92,6 @@ func New(c *config.Config) (*Model, error) {
 	}
 	return m, nil
 }
-
-func clone(ps []config.Pattern) []config.Pattern { return append([]config.Pattern(nil), ps...) }
 
 // Default returns the built-in model.
 func Default() *Model {

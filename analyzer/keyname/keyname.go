@@ -29,8 +29,9 @@ const DefaultKey = `idempotencykey|idempotencytoken|idempotencyid|idempotentkey|
 // idempotency key to a provider, in the spellings real APIs use:
 // Idempotency-Key, X-Idempotency-Key, Idempotence-Key (YooKassa),
 // Cko-Idempotency-Key (Checkout.com), Idempotent-Key, Idempotency-Token,
-// and JetStream's deduplication header Nats-Msg-Id.
-const DefaultHeader = `^(x|cko)?idempoten(cy|ce|t)(key|token)$|^natsmsgid$`
+// PayPal-Request-Id (PayPal's idempotency header), and JetStream's
+// deduplication header Nats-Msg-Id.
+const DefaultHeader = `^(x|cko)?idempoten(cy|ce|t)(key|token)$|^paypalrequestid$|^natsmsgid$`
 
 // DefaultIdentity matches normalized names of per-attempt transport and
 // observability identity: values a redelivery does not repeat.

@@ -24,8 +24,11 @@
 //	//
 //	//	func orderKey(o Order) string { … }
 //
-// Other sections (how the analyzer works) may follow; they are for
-// maintainers and are not part of the rule's documentation.
+// A rule that also holds for Python or TypeScript shows them in sections
+// "# Bad (Python)", "# Good (Python)", "# Bad (TypeScript)" and "# Good
+// (TypeScript)", in the same form. Other sections (how the analyzer works)
+// may follow; they are for maintainers and are not part of the rule's
+// documentation.
 package ruledoc
 
 import (
@@ -44,6 +47,22 @@ type Rule struct {
 	Fix   string // what to do instead
 	Bad   string // Go code showing the problem: complete declarations
 	Good  string // Go code showing the fix: complete declarations
+
+	// Examples in other languages, in the order Languages gives.
+	Examples []Example
+}
+
+// Example is a bad and a good example of a rule in a language other than Go.
+type Example struct {
+	Lang      string // "python" or "typescript"
+	Bad, Good string
+}
+
+// Languages other than Go a rule may show examples in: the section name
+// ("Python") and the Markdown fence ("python").
+var Languages = []struct{ Name, Lang, Fence string }{
+	{"Python", "python", "python"},
+	{"TypeScript", "typescript", "ts"},
 }
 
 // DocsURL is where docs/rules.md is published; each rule has an anchor.
@@ -72,15 +91,24 @@ func (r Rule) Write(w io.Writer) error {
 
 // Section is one part of a rule's documentation.
 type Section struct {
-	Name string // Why, Fix, Bad or Good
+	Name string // Why, Fix, Bad or Good, Bad (Python)…
 	Body string
-	Code bool // Body is Go code
+	Code bool   // Body is code
+	Lang string // the code's language: "go", "python", "typescript"
 }
 
 // Sections returns the rule's non-empty sections in reading order.
 func (r Rule) Sections() []Section {
 	var out []Section
-	for _, s := range []Section{{"Why", r.Why, false}, {"Fix", r.Fix, false}, {"Bad", r.Bad, true}, {"Good", r.Good, true}} {
+	all := []Section{{"Why", r.Why, false, ""}, {"Fix", r.Fix, false, ""}, {"Bad", r.Bad, true, "go"}, {"Good", r.Good, true, "go"}}
+	for _, l := range Languages {
+		for _, ex := range r.Examples {
+			if ex.Lang == l.Lang {
+				all = append(all, Section{"Bad (" + l.Name + ")", ex.Bad, true, l.Lang}, Section{"Good (" + l.Name + ")", ex.Good, true, l.Lang})
+			}
+		}
+	}
+	for _, s := range all {
 		if s.Body = strings.TrimSpace(s.Body); s.Body != "" {
 			out = append(out, s)
 		}
@@ -100,6 +128,13 @@ func (r Rule) Markdown() string {
 	}
 	if r.Good != "" {
 		fmt.Fprintf(&b, "Good:\n\n```go\n%s\n```\n", strings.TrimSpace(r.Good))
+	}
+	for _, l := range Languages {
+		for _, ex := range r.Examples {
+			if ex.Lang == l.Lang {
+				fmt.Fprintf(&b, "\nBad (%s):\n\n```%s\n%s\n```\n\nGood (%s):\n\n```%s\n%s\n```\n", l.Name, l.Fence, strings.TrimSpace(ex.Bad), l.Name, l.Fence, strings.TrimSpace(ex.Good))
+			}
+		}
 	}
 	return b.String()
 }
@@ -164,6 +199,15 @@ func Parse(docGo string) (Rule, error) {
 	r.Title, r.Why = title, strings.TrimSpace(why)
 	r.Fix = strings.TrimSpace(sections["Fix"])
 	r.Bad, r.Good = code(sections["Bad"]), code(sections["Good"])
+	for _, l := range Languages {
+		bad, good := code(sections["Bad ("+l.Name+")"]), code(sections["Good ("+l.Name+")"])
+		if (bad == "") != (good == "") {
+			return Rule{}, fmt.Errorf("doc.go of %s: a %s example needs both a Bad and a Good section", r.ID, l.Name)
+		}
+		if bad != "" {
+			r.Examples = append(r.Examples, Example{Lang: l.Lang, Bad: bad, Good: good})
+		}
+	}
 	for _, s := range []struct{ name, body string }{{"why", r.Why}, {"Fix", r.Fix}, {"Bad", r.Bad}, {"Good", r.Good}} {
 		if s.body == "" {
 			return Rule{}, fmt.Errorf("doc.go of %s: the %s section is missing or empty", r.ID, s.name)

@@ -1,6 +1,7 @@
 package ruledoc
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -62,7 +63,7 @@ func TestParse(t *testing.T) {
 	}
 	want := Rule{ID: "IDEM900", Title: "a sample rule", Why: "Why it matters,\nover two lines.", Fix: "Do this instead.",
 		Bad: "func bad() {\n\tdraw()\n}", Good: "func good() {}"}
-	if r != want {
+	if !reflect.DeepEqual(r, want) {
 		t.Errorf("Parse =\n%#v\nwant\n%#v", r, want)
 	}
 	if r.URL() != DocsURL+"#idem900" || !strings.HasPrefix(r.Doc(), "a sample rule\n\nWhy") {
@@ -80,5 +81,30 @@ func TestParseErrors(t *testing.T) {
 		if _, err := Parse(src); err == nil {
 			t.Errorf("%s: Parse succeeded", name)
 		}
+	}
+}
+
+// TestParseLanguages: Python and TypeScript examples are read from their
+// own sections, shown after Go's, and need both a Bad and a Good.
+func TestParseLanguages(t *testing.T) {
+	doc := strings.Replace(sampleDocGo, "// # How it works", "// # Bad (Python)\n//\n//\tkey = uuid4()\n//\n// # Good (Python)\n//\n//\tkey = derive(intent)\n//\n// # How it works", 1)
+	r, err := Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Example{{Lang: "python", Bad: "key = uuid4()", Good: "key = derive(intent)"}}
+	if !reflect.DeepEqual(r.Examples, want) {
+		t.Fatalf("Examples = %#v, want %#v", r.Examples, want)
+	}
+	secs := r.Sections()
+	if last := secs[len(secs)-1]; last.Name != "Good (Python)" || last.Lang != "python" || !last.Code {
+		t.Errorf("last section = %#v", last)
+	}
+	if md := r.Markdown(); !strings.Contains(md, "Bad (Python):\n\n```python\nkey = uuid4()\n```") {
+		t.Errorf("Markdown lacks the Python example:\n%s", md)
+	}
+	half := strings.Replace(doc, "// # Good (Python)", "// # Other", 1)
+	if _, err := Parse(half); err == nil || !strings.Contains(err.Error(), "both a Bad and a Good") {
+		t.Errorf("Parse without Good (Python): err = %v", err)
 	}
 }

@@ -42,4 +42,34 @@
 //			tenant, key).Scan(&resp)
 //		return resp, err
 //	}
+//
+// # Bad (Python)
+//
+//	def stored_response(cur, key):
+//	    cur.execute("SELECT response FROM idempotency_keys WHERE idempotency_key = %s", (key,))
+//	    return cur.fetchone()
+//
+// # Good (Python)
+//
+//	def stored_response(cur, tenant, key):
+//	    cur.execute(
+//	        "SELECT response FROM idempotency_keys WHERE tenant_id = %s AND idempotency_key = %s",
+//	        (tenant, key),
+//	    )
+//	    return cur.fetchone()
+//
+// # Bad (TypeScript)
+//
+//	export async function storedResponse(pool: Pool, key: string) {
+//	  return pool.query("SELECT response FROM idempotency_keys WHERE idempotency_key = $1", [key]);
+//	}
+//
+// # Good (TypeScript)
+//
+//	export async function storedResponse(pool: Pool, tenant: string, key: string) {
+//	  return pool.query(
+//	    "SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND idempotency_key = $2",
+//	    [tenant, key],
+//	  );
+//	}
 package tenantscope

@@ -37,4 +37,38 @@
 //		mac.Write(b)
 //		return hex.EncodeToString(mac.Sum(nil))
 //	}
+//
+// # Bad (Python)
+//
+//	def idempotency_key(order):
+//	    mac = hmac.new(SECRET, json.dumps(order).encode(), hashlib.sha256)  # every field, now and later
+//	    return mac.hexdigest()
+//
+//	def charge(order):
+//	    requests.post(API, json=order, headers={"Idempotency-Key": idempotency_key(order)})
+//
+// # Good (Python)
+//
+//	def idempotency_key(order):
+//	    fields = {"v": 1, "order_id": order["id"], "cents": order["cents"]}
+//	    mac = hmac.new(SECRET, json.dumps(fields).encode(), hashlib.sha256)
+//	    return mac.hexdigest()
+//
+//	def charge(order):
+//	    requests.post(API, json=order, headers={"Idempotency-Key": idempotency_key(order)})
+//
+// # Bad (TypeScript)
+//
+//	export async function charge(order: Record<string, unknown>) {
+//	  const key = createHmac("sha256", SECRET).update(JSON.stringify(order)).digest("hex"); // every field
+//	  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+//	}
+//
+// # Good (TypeScript)
+//
+//	export async function charge(order: { id: string; cents: number }) {
+//	  const fields = { v: 1, orderId: order.id, cents: order.cents };
+//	  const key = createHmac("sha256", SECRET).update(JSON.stringify(fields)).digest("hex");
+//	  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+//	}
 package wholepayload

@@ -1,0 +1,239 @@
+package keymodel
+
+import (
+	"sync"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+)
+
+// Tables is the key model of one language other than Go, as data. The
+// language-neutral knowledge (header names, key names, transport-identity
+// names, SQL rules, operation kinds) is the Model's and is shared; a
+// language adds only where its values come from and go.
+//
+// A pattern's Package is a module as imported ("uuid", "node:crypto" is
+// read as "crypto", "@aws-sdk/client-sqs"; "" any module; "globalThis" and
+// "builtins" the globals). Function is matched against the dotted name
+// used after the module (uuid.uuid4 → "uuid4", datetime.datetime.now →
+// "datetime.now"), or, for a method called on a value (Receiver ".+"),
+// against the chain of attributes after that value (Payment.objects.get
+// → "objects.get", cur.fetchone → "fetchone"). An object built by a
+// module (OpenAI(), new Stripe(key), new Pool()) keeps the module: its
+// methods are matched as that module's functions (client.chat.completions.create
+// → openai "chat.completions.create").
+type Tables struct {
+	Sources    []config.Pattern // calls that draw a per-attempt value
+	Transport  []config.Pattern // fields of a delivery's envelope (Field: normalized access path)
+	Barriers   []config.Pattern // calls whose results are stable: read back, replay-stable
+	Operations []config.Pattern // store (a database write), read, observe (logging, metrics)
+	Inserts    []config.Pattern // writes that create a new row, whose generated id is new per attempt
+	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers) or "consumer"
+}
+
+// Transport patterns with Receiver "consumer" hold only for a parameter
+// of a function registered as a consumer (pika's on_message_callback,
+// amqplib's channel.consume, a BullMQ Worker); the others for any value a
+// function receives or a call returns.
+const ConsumerOnly = "consumer"
+
+var pythonTables = Tables{
+	Sources: []config.Pattern{
+		{Package: "uuid", Function: "uuid1|uuid4|uuid6|uuid7|UUID\\.uuid4", Kind: "random"},
+		{Package: "secrets", Function: ".*", Kind: "random"},
+		{Package: "os", Function: "urandom|getrandom", Kind: "random"},
+		{Package: "random", Function: ".*", Kind: "random"},
+		{Package: "numpy", Function: "random\\..*", Kind: "random"},
+		{Package: "time", Function: "time|time_ns|monotonic|monotonic_ns|perf_counter|perf_counter_ns|localtime|gmtime|strftime", Kind: "clock"},
+		{Package: "datetime", Function: "(datetime\\.)?(now|utcnow|today)|date\\.today", Kind: "clock"},
+		{Package: "django.utils.timezone", Function: "now|localtime|localdate", Kind: "clock"},
+		{Package: "arrow", Function: "now|utcnow", Kind: "clock"},
+		{Package: "pendulum", Function: "now|today", Kind: "clock"},
+		{Package: "ulid", Function: "new|ULID|(ULID\\.)?from_timestamp|generate", Kind: "random"},
+		{Package: "python_ulid", Function: "ULID|(ULID\\.)?from_timestamp", Kind: "random"},
+		{Package: "ksuid", Function: "ksuid|Ksuid|KsuidMs|new", Kind: "random"},
+		{Package: "svix_ksuid", Function: "Ksuid|KsuidMs", Kind: "random"},
+		{Package: "nanoid", Function: "generate|non_secure_generate", Kind: "random"},
+		{Package: "shortuuid", Function: "uuid|random|(ShortUUID\\.)?(uuid|random)", Kind: "random"},
+		{Package: "openai", Function: ".*(create|parse|stream|generate|complete)", Kind: "model"},
+		{Package: "anthropic", Function: ".*(create|stream)", Kind: "model"},
+	},
+	Transport: []config.Pattern{
+		// pika's on_message_callback(channel, method, properties, body),
+		// aio-pika's message.
+		{Package: "pika", Field: "messageid", Receiver: ConsumerOnly, Kind: "message-id"},
+		{Package: "pika", Field: "deliverytag|redelivered", Receiver: ConsumerOnly, Kind: "attempt"},
+		{Package: "pika", Field: "(.*\\.)?headers\\.xdeliverycount", Kind: "attempt"},
+		{Package: "aio_pika", Field: "(.*\\.)?(properties\\.)?messageid", Receiver: ConsumerOnly, Kind: "message-id"},
+		// Celery's bound task.
+		{Package: "celery", Field: "request\\.id", Kind: "request-id"},
+		{Package: "celery", Field: "request\\.retries", Kind: "attempt"},
+		// SQS receive_message()["Messages"][i].
+		{Package: "boto3", Field: "(.*\\.)?messages\\.messageid", Kind: "message-id"},
+		{Package: "boto3", Field: "(.*\\.)?receipthandle", Kind: "attempt"},
+		{Package: "boto3", Field: "(.*\\.)?attributes\\.approximatereceivecount", Kind: "attempt"},
+		// Kafka records and NATS JetStream metadata.
+		{Package: "kafka", Field: "offset", Receiver: ConsumerOnly, Kind: "message-id"},
+		{Package: "nats", Field: "(.*\\.)?metadata\\.(numdelivered|sequence\\.consumer)", Kind: "attempt"},
+		// The WhatsApp Cloud API webhook: entry[].changes[].value.messages[].id.
+		{Package: "whatsapp", Field: "(.*\\.)?messages\\.id", Kind: "message-id"},
+	},
+	Barriers: []config.Pattern{
+		{Package: "os", Function: "getenv|environ\\.get|environ"},
+		{Package: "temporalio", Function: "workflow\\.(now|uuid4|random|info)"},
+		{Package: "temporalio.workflow", Function: "now|uuid4|random|info"},
+		// Rows read back: psycopg, asyncpg, SQLAlchemy, the Django ORM.
+		{Function: "fetchone|fetchall|fetchmany|fetchrow|fetchval|fetch|scalar|scalars|scalar_one|scalar_one_or_none|one|one_or_none|first|objects\\..*|query\\..*\\.(first|one|get|scalar|all)|refresh_from_db|get_or_create|aget_or_create|update_or_create", Receiver: ".+"},
+	},
+	Operations: []config.Pattern{
+		{Package: "logging", Function: ".*", Kind: "observe"},
+		{Package: "structlog", Function: ".*", Kind: "observe"},
+		{Package: "loguru", Function: ".*", Kind: "observe"},
+		{Package: "sentry_sdk", Function: ".*", Kind: "observe"},
+		{Package: "opentelemetry", Function: ".*", Kind: "observe"},
+		{Package: "prometheus_client", Function: ".*", Kind: "observe"},
+		{Package: "builtins", Function: "print|repr|isinstance|len", Kind: "observe"},
+		{Function: "(logger|log|LOGGER|LOG|logging)\\..*|debug|info|warning|warn|exception|critical", Receiver: ".+", Kind: "observe"},
+		{Function: "save|add|add_all|merge|bulk_create|insert_one|insert_many|update_one|set|setnx|hset|hsetnx|sadd|put_item", Receiver: ".+", Kind: "store"},
+	},
+	Inserts: []config.Pattern{
+		{Function: "objects\\.create|objects\\.acreate", Receiver: ".+"},
+	},
+	Entries: []config.Pattern{
+		{Function: "(.*\\.)?(route|get|post|put|patch|delete|api_route|websocket)", Kind: "route"},
+		{Function: "(.*\\.)?(task|shared_task|actor|periodic_task)", Kind: "consumer"},
+		{Function: "(.*\\.)?(add_url_rule)", Kind: "route"},
+		{Function: "(.*\\.)?(basic_consume|consume|subscribe|add_consumer|on_message|iterator)", Kind: "consumer"},
+	},
+}
+
+var typescriptTables = Tables{
+	Sources: []config.Pattern{
+		{Package: "crypto", Function: "randomUUID|randomBytes|randomInt|getRandomValues|webcrypto\\.randomUUID", Kind: "random"},
+		{Package: "globalThis", Function: "crypto\\.(randomUUID|getRandomValues)|Math\\.random", Kind: "random"},
+		{Package: "globalThis", Function: "Date\\.now|performance\\.now|Date", Kind: "clock"},
+		{Package: "perf_hooks", Function: "performance\\.now", Kind: "clock"},
+		{Package: "uuid", Function: "v1|v4|v6|v7|uuidv4|uuidv7", Kind: "random"},
+		{Package: "nanoid", Function: "nanoid|customAlphabet|customRandom", Kind: "random"},
+		{Package: "nanoid/non-secure", Function: ".*", Kind: "random"},
+		{Package: "cuid", Function: ".*", Kind: "random"},
+		{Package: "@paralleldrive/cuid2", Function: "createId|init", Kind: "random"},
+		{Package: "ulid", Function: "ulid|monotonicFactory|factory", Kind: "random"},
+		{Package: "ulidx", Function: "ulid|monotonicFactory|factory", Kind: "random"},
+		{Package: "ksuid", Function: ".*", Kind: "random"},
+		{Package: "short-uuid", Function: ".*", Kind: "random"},
+		{Package: "openai", Function: ".*(create|parse|stream)", Kind: "model"},
+		{Package: "@anthropic-ai/sdk", Function: ".*(create|stream)", Kind: "model"},
+	},
+	Transport: []config.Pattern{
+		// amqplib's channel.consume(queue, (msg) => …).
+		{Package: "amqplib", Field: "(.*\\.)?properties\\.messageid", Kind: "message-id"},
+		{Package: "amqplib", Field: "(.*\\.)?fields\\.(deliverytag|redelivered)", Kind: "attempt"},
+		{Package: "amqplib", Field: "(.*\\.)?properties\\.headers\\.xdeliverycount", Kind: "attempt"},
+		// NATS JetStream.
+		{Package: "nats", Field: "(.*\\.)?info\\.(redeliverycount|deliverycount|redelivered)", Kind: "attempt"},
+		{Package: "nats", Field: "redelivered", Receiver: ConsumerOnly, Kind: "attempt"},
+		// BullMQ's Worker processor (job).
+		{Package: "bullmq", Field: "attemptsmade|attemptsstarted", Receiver: ConsumerOnly, Kind: "attempt"},
+		// SQS ReceiveMessage results.
+		{Package: "@aws-sdk/client-sqs", Field: "(.*\\.)?messages\\.messageid", Kind: "message-id"},
+		{Package: "@aws-sdk/client-sqs", Field: "(.*\\.)?receipthandle", Kind: "attempt"},
+		// kafkajs's eachMessage({ message }).
+		{Package: "kafkajs", Field: "(.*\\.)?message\\.offset|offset", Receiver: ConsumerOnly, Kind: "message-id"},
+		{Package: "whatsapp", Field: "(.*\\.)?messages\\.id", Kind: "message-id"},
+	},
+	Barriers: []config.Pattern{
+		{Package: "@temporalio/workflow", Function: "uuid4|workflowInfo"},
+		{Package: "process", Function: "env.*"},
+		// Rows read back: pg, knex, Prisma, TypeORM, drizzle.
+		{Function: "first|pluck|findOne|findOneBy|findOneOrFail|findOneByOrFail|findBy|findUnique.*|findFirst.*|findOrCreate|upsert|select|selectDistinct|oneOrNone|one|many|manyOrNone|any", Receiver: ".+"},
+		{Package: "@prisma/client", Function: ".*\\.(find.*|upsert|count|aggregate)"},
+	},
+	Operations: []config.Pattern{
+		{Package: "globalThis", Function: "console\\..*", Kind: "observe"},
+		{Package: "pino", Function: ".*", Kind: "observe"},
+		{Package: "winston", Function: ".*", Kind: "observe"},
+		{Package: "bunyan", Function: ".*", Kind: "observe"},
+		{Package: "debug", Function: ".*", Kind: "observe"},
+		{Package: "@sentry/...", Function: ".*", Kind: "observe"},
+		{Package: "@opentelemetry/...", Function: ".*", Kind: "observe"},
+		{Package: "prom-client", Function: ".*", Kind: "observe"},
+		{Function: "(logger|log|console)\\..*|debug|info|warn|warning|trace", Receiver: ".+", Kind: "observe"},
+		{Function: "save|insert|values|persist|set|setnx|hset|hsetnx|sadd|insertOne|insertMany|updateOne", Receiver: ".+", Kind: "store"},
+	},
+	Inserts: []config.Pattern{
+		{Package: "@prisma/client", Function: ".*\\.create(Many)?"},
+	},
+	Entries: []config.Pattern{
+		{Function: "(.*\\.)?(get|post|put|patch|delete|all|route|use)", Kind: "route"},
+		{Function: "(.*\\.)?(consume|subscribe|process|run|Worker|eachMessage|on)", Kind: "consumer"},
+	},
+}
+
+var (
+	langOnce     sync.Once
+	langDefaults map[string]Tables
+)
+
+func builtinTables() map[string]Tables {
+	langOnce.Do(func() {
+		langDefaults = map[string]Tables{"python": compileTables(pythonTables), "typescript": compileTables(typescriptTables)}
+	})
+	return langDefaults
+}
+
+func compileTables(t Tables) Tables {
+	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries} {
+		mustCompileList(list)
+	}
+	return t
+}
+
+func mustCompileList(list []config.Pattern) {
+	for i := range list {
+		if err := list[i].Compile(); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// Languages are the languages other than Go that have tables.
+var Languages = []string{"python", "typescript"}
+
+// Lang returns the tables of a language other than Go ("python",
+// "typescript"): the built-in ones extended by the configuration's
+// entries with that language (first, so they override built-in ones).
+func (m *Model) Lang(lang string) Tables {
+	t := builtinTables()[lang]
+	if m.Config == nil {
+		return t
+	}
+	pick := func(ps []config.Pattern) []config.Pattern {
+		var out []config.Pattern
+		for _, p := range ps {
+			if p.Language == lang {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	t.Sources = append(pick(m.Config.Sources), t.Sources...)
+	t.Barriers = append(pick(m.Config.Barriers), t.Barriers...)
+	t.Operations = append(pick(m.Config.Operations), t.Operations...)
+	for _, p := range pick(m.Config.Sources) {
+		if p.Field != "" {
+			t.Transport = append([]config.Pattern{p}, t.Transport...)
+		}
+	}
+	return t
+}
+
+// goOnly drops configured entries meant for another language.
+func goOnly(ps []config.Pattern) []config.Pattern {
+	var out []config.Pattern
+	for _, p := range ps {
+		if p.Language == "" || p.Language == "go" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,631 @@
+package flow
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/idemcheck/idemcheck/analyzer/config"
+	"github.com/idemcheck/idemcheck/analyzer/internal/sqlquery"
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+	"github.com/idemcheck/idemcheck/analyzer/report"
+)
+
+// floatClock are clock sources whose value is a float (seconds or
+// milliseconds with a fraction).
+var floatClock = regexp.MustCompile(`^(time|monotonic|perf_counter|performance\.now)$`)
+
+const remedy = "derive it from the frozen intent, or persist it before acting and read it back"
+
+// call evaluates a call: a project function through its summary, an
+// external one through the language's tables.
+func (c *ctx) call(x *ir.Call) *value {
+	var recv, callee *value
+	method := ""
+	if at, ok := x.Fun.(*ir.Attr); ok {
+		recv = c.eval(at.X)
+		method = at.Name
+		callee = c.attr(recv, at.Name, at.Pos)
+	} else {
+		callee = c.eval(x.Fun)
+	}
+	args := make([]*value, len(x.Args))
+	for i, a := range x.Args {
+		args[i] = c.eval(a)
+	}
+	kwargs := make([]*value, len(x.Kwargs))
+	for i, kv := range x.Kwargs {
+		kwargs[i] = c.eval(kv.Value)
+	}
+	switch {
+	case callee.fn != nil:
+		return c.callProject(x, callee, recv, args, kwargs)
+	case callee.isMod || callee.mod != "":
+		return c.callExternal(x, callee.mod, callee.chain, recv, "", args, kwargs)
+	case recv != nil:
+		chain := join(recv.chain, method)
+		return c.callExternal(x, "", chain, recv, "value", args, kwargs)
+	}
+	// Calling a value (a generator returned by nanoid's customAlphabet,
+	// a callback): its result is made of it and its arguments.
+	vs := append([]*value{callee}, args...)
+	return union(append(vs, kwargs...)...)
+}
+
+func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value) *value {
+	fn := callee.fn
+	fi := c.e.fileOf(callee)
+	if fi == nil {
+		fi = c.fi
+	}
+	if fn.IsClass {
+		// A constructor: an object whose fields are the keyword arguments
+		// (dataclasses, pydantic models) or the options object passed.
+		obj := &value{class: fn.Class, fields: map[string]*value{}}
+		for i, kv := range x.Kwargs {
+			obj.fields[kv.Key] = kwargs[i]
+		}
+		if len(x.Kwargs) == 0 && len(args) == 1 && len(args[0].fields) > 0 {
+			for k, f := range args[0].fields {
+				obj.fields[k] = f
+			}
+		}
+		for _, a := range args {
+			if len(a.fields) == 0 {
+				obj.origins = mergeOrigins(obj.origins, a.origins)
+				obj.params = mergeParams(obj.params, a.params)
+			}
+		}
+		if m, ok := fi.methods[fn.Class+".constructor"]; ok {
+			_ = m
+		}
+		if s := c.e.summarize(fi, fn); len(fn.Params) > 0 {
+			c.applySinks(x, fn, s, c.bind(fn, nil, args, x.Kwargs, kwargs))
+		}
+		return obj
+	}
+	s := c.e.summarize(fi, fn)
+	bound := c.bind(fn, callee.recv, args, x.Kwargs, kwargs)
+	c.applySinks(x, fn, s, bound)
+	return c.instantiate(s.result, bound)
+}
+
+// bind matches arguments to fn's parameters. A Python method called on an
+// object gets the object as its first parameter.
+func (c *ctx) bind(fn *ir.Func, recv *value, args []*value, kws []ir.KV, kwargs []*value) []*value {
+	out := make([]*value, len(fn.Params))
+	i0 := 0
+	if recv != nil && len(fn.Params) > 0 && (fn.Params[0] == "self" || fn.Params[0] == "cls") {
+		out[0] = recv
+		i0 = 1
+	}
+	for i, a := range args {
+		if i0+i < len(out) {
+			out[i0+i] = a
+		}
+	}
+	for i, kv := range kws {
+		for j, p := range fn.Params {
+			if p == kv.Key {
+				out[j] = kwargs[i]
+			}
+		}
+	}
+	return out
+}
+
+// select returns the part of arg a parameter reference names.
+func selectPath(arg *value, path string) *value {
+	if arg == nil {
+		return nil
+	}
+	if path == "" {
+		return arg
+	}
+	v := arg
+	for _, seg := range strings.Split(path, ".") {
+		v = field(v, seg)
+	}
+	return v
+}
+
+// instantiate rewrites a summary's value in terms of the call's
+// arguments.
+func (c *ctx) instantiate(v *value, args []*value) *value {
+	if v == nil {
+		return &value{}
+	}
+	return c.inst(v, args, 0)
+}
+
+func (c *ctx) inst(v *value, args []*value, depth int) *value {
+	out := *v
+	out.params = nil
+	for _, p := range v.params {
+		if p.i < len(args) {
+			a := selectPath(args[p.i], p.path)
+			if a != nil {
+				w := whole(a)
+				out.origins = mergeOrigins(out.origins, w.origins)
+				out.params = mergeParams(out.params, w.params)
+				out.float = out.float || w.float
+				if out.payload == "" {
+					out.payload = w.payload
+				}
+				if out.digest == "" {
+					out.digest = w.digest
+				}
+				if len(v.params) == 1 && len(v.fields) == 0 && len(v.origins) == 0 {
+					// The function returns (a field of) its argument.
+					cp := *a
+					cp.float = out.float || a.float
+					if cp.digest == "" {
+						cp.digest = out.digest
+					}
+					if cp.payload == "" {
+						cp.payload = out.payload
+					}
+					return &cp
+				}
+			}
+		}
+	}
+	if len(v.fields) > 0 && depth < 4 {
+		out.fields = make(map[string]*value, len(v.fields))
+		for k, f := range v.fields {
+			out.fields[k] = c.inst(f, args, depth+1)
+		}
+	}
+	return &out
+}
+
+// applySinks reports the arguments that reach a key sink inside the
+// callee, and passes on those that come from this function's parameters.
+func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
+	for _, ps := range s.sinks {
+		if ps.param.i >= len(args) || args[ps.param.i] == nil {
+			continue
+		}
+		a := whole(selectPath(args[ps.param.i], ps.param.path))
+		hops := append([]report.Related{c.rel(x.Pos, "passed to "+shortName(fn))}, ps.hops...)
+		c.judge(a, ps.site, hops)
+	}
+}
+
+func shortName(fn *ir.Func) string {
+	if fn.Name == "<lambda>" {
+		return "a function value"
+	}
+	return fn.Name
+}
+
+// external is a call to code outside the project.
+func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind string, args, kwargs []*value) *value {
+	t := c.fi.tables
+	all := append(append([]*value(nil), args...), kwargs...)
+	onValue := recv != nil && !recv.isMod
+	if recvKind != "" && recv != nil && recv.mod != "" {
+		mod = recv.mod
+	}
+	if onValue {
+		// A method of a value, also of an object a module made
+		// (knex's db("t").insert): the value-method patterns apply.
+		recvKind = "value"
+	}
+	match := func(ps []config.Pattern) (config.Pattern, bool) {
+		for _, p := range ps {
+			if p.MatchMethod(mod, recvKind, name) {
+				return p, true
+			}
+		}
+		return config.Pattern{}, false
+	}
+	if v, ok := c.builtin(x, mod, name, recv, args, kwargs); ok {
+		return v
+	}
+	if p, ok := match(t.Sources); ok && p.Kind != "none" {
+		if !(mod == "globalThis" && name == "Date" && (!x.New || len(args) > 0)) {
+			src := name + "()"
+			if mod != "" && mod != "globalThis" && mod != "builtins" && recvKind == "" {
+				src = strings.TrimSuffix(lastSeg(mod)+"."+name, ".") + "()"
+			}
+			if x.New {
+				src = "new " + src
+			}
+			o := &origin{kind: p.Kind, source: src, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
+			return &value{origins: []*origin{o}, rooted: true, float: floatClock.MatchString(name)}
+		}
+	}
+	if sqlv, ok := c.sqlCall(x, recv, args); ok {
+		return sqlv
+	}
+	if _, ok := match(t.Inserts); ok {
+		c.persist(all)
+		o := &origin{kind: "row", source: name + "()", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
+		v := &value{origins: []*origin{o}, fields: map[string]*value{}}
+		for i, kv := range x.Kwargs {
+			v.fields[kv.Key] = kwargs[i]
+		}
+		for _, a := range args {
+			for _, k := range []string{"data", ""} {
+				src := a
+				if k != "" {
+					src = a.fields[k]
+				}
+				if src != nil {
+					for fk, fv := range src.fields {
+						v.fields[fk] = fv
+					}
+				}
+			}
+		}
+		return v
+	}
+	if _, ok := match(t.Barriers); ok {
+		if recv != nil && hasKind(recv.origins, "row") {
+			// Rows of an INSERT … RETURNING this attempt made.
+			return &value{origins: recv.origins, rooted: true}
+		}
+		return &value{stable: true}
+	}
+	if recv != nil && recv.stable && recvKind != "" {
+		return &value{stable: true} // a query builder's chain
+	}
+	if p, ok := match(t.Operations); ok {
+		switch p.Kind {
+		case "observe":
+			return &value{}
+		case "store":
+			c.persist(append(all, recv))
+			return &value{stable: true}
+		case "read":
+			return &value{stable: true}
+		}
+	}
+	c.scanSinks(x, name, args, kwargs)
+	v := union(all...)
+	if onValue {
+		v = union(recv, v)
+	}
+	v.rooted, v.path = true, ""
+	if recvKind == "" {
+		v.mod, v.chain = mod, ""
+	}
+	return v
+}
+
+func lastSeg(mod string) string {
+	if i := strings.LastIndexAny(mod, "/."); i >= 0 && !strings.HasPrefix(mod, "@") {
+		return mod[i+1:]
+	}
+	return mod
+}
+
+// builtin models the library functions whose meaning the rules need:
+// hashing, serialization, number conversion, header reads.
+func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []*value) (*value, bool) {
+	first := &value{}
+	if len(args) > 0 {
+		first = args[0]
+	}
+	full := name
+	if mod != "" {
+		full = mod + ":" + name
+	}
+	switch {
+	case mod == "hashlib" || (mod == "crypto" && name == "createHash"):
+		v := union(args...)
+		v.digest = lastSeg(mod) + "." + name
+		return v, true
+	case mod == "hmac" || (mod == "crypto" && name == "createHmac"):
+		v := union(args...)
+		v.digest = ""
+		return v, true
+	case full == "json:dumps" || full == "globalThis:JSON.stringify" || full == "pickle:dumps" || full == "orjson:dumps":
+		v := union(args...)
+		// A dict or object literal built here is an explicit field list;
+		// anything else (a parameter, a decoded body, a model object) is
+		// serialized whole.
+		if len(x.Args) > 0 && (first.fields == nil || first.class != "") {
+			switch x.Args[0].(type) {
+			case *ir.Name, *ir.Attr, *ir.Index:
+				v.payload = strings.Replace(strings.TrimPrefix(full, "globalThis:"), ":", ".", 1) + "(" + exprText(x.Args[0]) + ")"
+			}
+		}
+		return v, true
+	case full == "builtins:float" || full == "globalThis:parseFloat" || full == "globalThis:Number.parseFloat":
+		v := union(args...)
+		v.float = true
+		return v, true
+	case full == "builtins:int" || full == "builtins:round" || full == "globalThis:Math.round" || full == "globalThis:Math.floor" || full == "globalThis:Math.trunc" || full == "globalThis:parseInt" || full == "decimal:Decimal" || full == "globalThis:BigInt":
+		v := union(args...)
+		v.float = false
+		return v, true
+	case full == "globalThis:Headers" || full == "builtins:dict" || full == "globalThis:Object.assign":
+		v := &value{fields: map[string]*value{}}
+		for _, a := range args {
+			for k, f := range a.fields {
+				v.fields[k] = f
+			}
+		}
+		for i, kv := range x.Kwargs {
+			v.fields[kv.Key] = kwargs[i]
+		}
+		return v, true
+	}
+	if recv == nil || mod != "" {
+		return nil, false
+	}
+	last := name
+	if i := strings.LastIndex(name, "."); i >= 0 {
+		last = name[i+1:]
+	}
+	// The client's own key read from the request: request.headers.get(
+	// "Idempotency-Key"), req.header("Idempotency-Key"), req.get(…).
+	if first.hasStr && c.e.prog.Model.Headers.Match(first.str) {
+		switch last {
+		case "get", "header", "getHeader", "get_header":
+			return &value{header: true, stable: true}, true
+		}
+	}
+	if last == "get" && first.hasStr {
+		v := c.attr(recv, first.str, x.Pos)
+		if len(args) > 1 {
+			v = merge(v, args[1])
+		}
+		return v, true
+	}
+	// Header setters on a request or client object: headers.set(name, v).
+	switch last {
+	case "set", "append", "setHeader", "set_header", "header", "putheader", "add_header":
+		if first.hasStr && c.e.prog.Model.Headers.Match(first.str) && len(args) > 1 {
+			if n, ok := x.Fun.(*ir.Attr); ok {
+				if _, local := c.localDict(n.X); local {
+					c.storeField(n.X, first.str, args[1], x.Pos)
+					return &value{}, true
+				}
+			}
+			c.sink(args[1], x.Pos, "header "+first.str, nil)
+			return &value{}, true
+		}
+	case "update":
+		if len(args) == 1 && len(args[0].fields) > 0 {
+			if at, ok := x.Fun.(*ir.Attr); ok {
+				if h, ok := at.X.(*ir.Attr); ok && keyname.Normalize(h.Name) == "headers" {
+					for k, f := range args[0].fields {
+						if c.e.prog.Model.Headers.Match(k) {
+							c.sink(f, x.Pos, "header "+k, nil)
+						}
+					}
+					return &value{}, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// scanSinks finds the key in an outbound call's arguments: a keyword
+// argument or field named like a key, a header named like an idempotency
+// header, in the arguments or in objects nested in them.
+func (c *ctx) scanSinks(x *ir.Call, name string, args, kwargs []*value) {
+	m := c.e.prog.Model
+	for i, kv := range x.Kwargs {
+		switch {
+		case kv.Key == "**":
+			c.scanFields(x, kwargs[i], 0)
+		case m.IsKey(kv.Key):
+			c.sink(kwargs[i], x.Pos, kv.Key+"=", nil)
+		default:
+			c.scanFields(x, kwargs[i], 0)
+		}
+	}
+	for _, a := range args {
+		c.scanFields(x, a, 0)
+	}
+}
+
+func (c *ctx) scanFields(x *ir.Call, v *value, depth int) {
+	if v == nil || depth > 3 {
+		return
+	}
+	m := c.e.prog.Model
+	for k, f := range v.fields {
+		switch {
+		case m.Headers.Match(k) && strings.ContainsAny(k, "- "):
+			c.sink(f, x.Pos, "header "+k, nil)
+		case m.IsKey(k) || m.Headers.Match(k):
+			c.sink(f, x.Pos, "field "+k, nil)
+		default:
+			c.scanFields(x, f, depth+1)
+		}
+	}
+}
+
+// sink is a place where v leaves the process as a key.
+func (c *ctx) sink(v *value, p ir.Pos, what string, hops []report.Related) {
+	site := &sinkSite{file: c.file(), pos: p, what: what, fn: c.fn}
+	c.judge(whole(v), site, hops)
+}
+
+// judge reports the per-attempt origins and companion-rule properties of
+// a key at a sink, and records the parameters that reach it.
+func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related) {
+	if v == nil || v.stable && len(v.origins) == 0 {
+		return
+	}
+	for _, p := range v.params {
+		if c.persistedParams[p.i] {
+			continue
+		}
+		c.addSink(paramSink{param: p, site: site, hops: hops})
+	}
+	if c.quiet {
+		return
+	}
+	for _, o := range v.origins {
+		if c.persisted[o] || c.retriedInRoute(o) {
+			continue
+		}
+		what := o.source + " (" + kindText[o.kind] + ")"
+		msg := fmt.Sprintf("idempotency key built from %s; %s: %s", what, c.e.consequence(o), remedy)
+		related := []report.Related{{File: o.file, Line: o.pos.Line, Column: o.pos.Col, Message: o.source + ": " + kindText[o.kind]}}
+		related = append(related, reverse(hops)...)
+		related = append(related, report.Related{File: site.file, Line: site.pos.Line, Column: site.pos.Col, Message: "used as idempotency key: " + site.what})
+		c.e.report("IDEM001", site.file, site.pos, msg, related)
+	}
+	if v.float {
+		c.e.report("IDEM003", site.file, site.pos, fmt.Sprintf("float value reaches the idempotency key (%s): two attempts can format it differently; carry money as integer cents and put the integer in the key", site.what), reverse(hops))
+	}
+	if v.payload != "" {
+		c.e.report("IDEM004", site.file, site.pos, fmt.Sprintf("whole payload serialized into the idempotency key (%s) by %s: the key changes whenever the payload gains a field; serialize an explicit field list with a rules version", site.what, v.payload), reverse(hops))
+	}
+	if v.digest != "" {
+		c.e.report("IDEM005", site.file, site.pos, fmt.Sprintf("the idempotency key (%s) is a bare %s digest with no secret: anyone can recompute it from the fields; use HMAC-SHA256 with a secret from the environment", site.what, v.digest), reverse(hops))
+	}
+}
+
+func reverse(rs []report.Related) []report.Related {
+	out := make([]report.Related, 0, len(rs))
+	for i := len(rs) - 1; i >= 0; i-- {
+		out = append(out, rs[i])
+	}
+	return out
+}
+
+// retriedInRoute reports a value drawn once, outside the loop that reuses
+// it, in an HTTP route: nothing redelivers a route's request, so the loop
+// is the only retry and it sends the same key.
+func (c *ctx) retriedInRoute(o *origin) bool {
+	return o.fn == c.fn && c.entry == "route" && c.loops > o.loops
+}
+
+// persist marks the values a database write stores.
+func (c *ctx) persist(vs []*value) {
+	for _, v := range vs {
+		w := whole(v)
+		if w == nil {
+			continue
+		}
+		for _, o := range w.origins {
+			c.persisted[o] = true
+		}
+		for _, p := range w.params {
+			c.persistedParams[p.i] = true
+		}
+	}
+}
+
+// sqlCall handles a call whose first argument is SQL: IDEM007 for a key
+// lookup not scoped by tenant; a write stores its parameters; a read
+// gives rows read back; an INSERT … RETURNING without ON CONFLICT gives
+// the id of a row inserted per attempt.
+func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
+	if len(args) == 0 || !args[0].hasStr || !looksSQL(args[0].str) {
+		return nil, false
+	}
+	sql := sqlquery.Normalize(args[0].str)
+	cfg := c.e.prog.Model.Config
+	write, fresh := false, false
+	for _, stmt := range sqlquery.Statements(sql) {
+		c.tenantScope(x, cfg, stmt)
+		tables, yields := sqlquery.Inserts(stmt)
+		if len(tables) > 0 {
+			write = true
+			if !yields && strings.Contains(stmt, " returning ") {
+				fresh = true
+			}
+		}
+		if strings.HasPrefix(stmt, "update") || strings.HasPrefix(stmt, "delete") {
+			write = true
+		}
+	}
+	if write {
+		c.persist(args[1:])
+	}
+	v := &value{stable: true}
+	if fresh {
+		o := &origin{kind: "row", source: "INSERT … RETURNING", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
+		v = &value{origins: []*origin{o}, rooted: true}
+	}
+	// psycopg: the cursor holds the result (cur.execute(…); cur.fetchone()).
+	if at, ok := x.Fun.(*ir.Attr); ok {
+		if n, ok := at.X.(*ir.Name); ok && recv != nil && recv.mod == "" {
+			cur := copyFields(recv)
+			cur.origins, cur.stable = v.origins, v.stable
+			if fresh {
+				c.env[n.ID] = cur
+			} else if _, local := c.env[n.ID]; local {
+				c.env[n.ID] = cur
+			}
+		}
+	}
+	return v, true
+}
+
+func (c *ctx) tenantScope(x *ir.Call, cfg *config.Config, stmt string) {
+	if c.quiet {
+		return
+	}
+	for _, l := range sqlquery.Lookups(stmt) {
+		if !sqlquery.IsIdempotencyTable(cfg, l.Table) {
+			continue
+		}
+		keyCol := ""
+		scoped := false
+		for _, col := range l.Where {
+			if sqlquery.IsTenantColumn(cfg, col) {
+				scoped = true
+			}
+			if keyCol == "" && sqlquery.IsKeyColumn(col) {
+				keyCol = col
+			}
+		}
+		if keyCol == "" || scoped {
+			continue
+		}
+		c.e.report("IDEM007", c.file(), x.Pos, fmt.Sprintf(
+			"%s on %s filters by %s without a tenant column: keys are unique only per tenant, so this can match another tenant's record; add tenant_id to the where clause and the primary key",
+			l.Kind, l.Table, keyCol), nil)
+	}
+}
+
+func hasKind(os []*origin, kind string) bool {
+	for _, o := range os {
+		if o.kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// Bounds that keep summaries small along long call chains: a parameter
+// keeps the first maxSitesPerParam sinks it reaches (each is reported
+// where it is, so more sites of one parameter add findings, not kinds),
+// and a path keeps its first and last hops.
+const (
+	maxSitesPerParam = 8
+	maxHops          = 6
+)
+
+func (c *ctx) addSink(ps paramSink) {
+	n := 0
+	for _, old := range c.sinks {
+		if old.param.i != ps.param.i {
+			continue
+		}
+		if old.site == ps.site && old.param.path == ps.param.path {
+			return
+		}
+		n++
+	}
+	if n >= maxSitesPerParam {
+		return
+	}
+	if len(ps.hops) > maxHops {
+		hops := append([]report.Related(nil), ps.hops[:maxHops/2]...)
+		ps.hops = append(hops, ps.hops[len(ps.hops)-maxHops/2:]...)
+	}
+	c.sinks = append(c.sinks, ps)
+}

@@ -1,0 +1,257 @@
+// Package flow is the one flow engine for Python and TypeScript: it reads
+// the IR of package ir and reports the rules of idemcheck lint (IDEM001,
+// IDEM003, IDEM004, IDEM005, IDEM007) with the meaning they have for Go.
+//
+// Values are followed forward from per-attempt sources (the language's
+// tables in keymodel) to the places where a key leaves the process: a
+// header, option or body field of an outbound HTTP or SDK call named like
+// a key. Each function is analyzed once into a summary (what its result
+// is made of, in terms of its parameters and its own sources, and which
+// parameters reach a sink), so the cost grows with the size of the code.
+// A per-attempt value is not reported when a database write of it runs
+// before the effect on every path (it is persisted), when it was read
+// back from the database, or when it is drawn once above a retry loop of
+// an HTTP route, which nothing redelivers.
+package flow
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+	"github.com/idemcheck/idemcheck/analyzer/report"
+)
+
+// Program is what one run analyzes.
+type Program struct {
+	Files []*ir.File
+	// Resolve returns the project file a module imported by from names,
+	// or nil when the module is not part of the project.
+	Resolve func(from *ir.File, module string) *ir.File
+	Model   *keymodel.Model
+}
+
+// Analyze runs every rule over the program and returns the findings,
+// with suppressed ones left out.
+func Analyze(p *Program) []report.Finding {
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}}
+	for _, f := range p.Files {
+		e.index(f)
+	}
+	for _, f := range p.Files {
+		e.findEntries(f)
+	}
+	for _, f := range p.Files {
+		fi := e.files[f]
+		e.moduleEnv(fi)
+		for _, fn := range f.Funcs {
+			if !fn.IsClass {
+				e.summarize(fi, fn)
+			}
+		}
+	}
+	return e.suppress(e.findings)
+}
+
+type engine struct {
+	prog     *Program
+	files    map[*ir.File]*fileInfo
+	sums     map[*ir.Func]*summary
+	entry    map[*ir.Func]string // "route" or "consumer"
+	findings []report.Finding
+	seen     map[string]bool
+	outer    map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
+}
+
+type fileInfo struct {
+	f       *ir.File
+	tables  keymodel.Tables
+	defs    map[string]*ir.Func // top-level functions and classes
+	methods map[string]*ir.Func // "Class.method"
+	imports map[string]ir.Import
+	globals map[string]*value
+	owner   map[*ir.Func]*ir.File
+	busy    bool
+}
+
+type summary struct {
+	result *value
+	sinks  []paramSink
+	done   bool
+	busy   bool
+}
+
+// paramSink is a parameter (or a field of one) that reaches a key sink.
+type paramSink struct {
+	param paramRef
+	site  *sinkSite
+	hops  []report.Related
+}
+
+// sinkSite is where a key leaves the process.
+type sinkSite struct {
+	file string
+	pos  ir.Pos
+	what string // `header "Idempotency-Key"`, `idempotency_key=`
+	fn   *ir.Func
+}
+
+func (e *engine) index(f *ir.File) {
+	fi := &fileInfo{f: f, defs: map[string]*ir.Func{}, methods: map[string]*ir.Func{}, imports: map[string]ir.Import{}}
+	fi.tables = e.prog.Model.Lang(f.Lang)
+	for _, s := range f.Module.Body {
+		if d, ok := s.(*ir.FuncDef); ok {
+			fi.defs[d.Name] = d.F
+		}
+	}
+	for _, fn := range f.Funcs {
+		if fn.Class != "" && !fn.IsClass {
+			fi.methods[fn.Name] = fn
+		}
+	}
+	for _, im := range f.Imports {
+		fi.imports[im.Local] = im
+	}
+	e.files[f] = fi
+}
+
+// moduleEnv evaluates the file's top-level statements once, for the
+// values of its globals (clients, constant SQL, helpers bound to names).
+func (e *engine) moduleEnv(fi *fileInfo) {
+	if fi.globals != nil || fi.busy {
+		return
+	}
+	fi.busy = true
+	c := e.newCtx(fi, fi.f.Module, nil)
+	c.block(fi.f.Module.Body)
+	fi.globals = c.env
+	fi.busy = false
+}
+
+func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
+	s := e.sums[fn]
+	if s == nil {
+		s = &summary{}
+		e.sums[fn] = s
+	}
+	if s.done || s.busy {
+		return s // recursion: what is known so far
+	}
+	s.busy = true
+	c := e.newCtx(fi, fn, nil)
+	if fn.Parent != nil && fn.Parent != fi.f.Module {
+		c.outer = e.outerEnv(fi, fn.Parent)
+	}
+	for i, p := range fn.Params {
+		v := &value{params: []paramRef{{i: i}}, rooted: true, consumer: c.entry == "consumer"}
+		c.env[p] = v
+	}
+	if fn.Class != "" {
+		if _, ok := c.env["this"]; !ok {
+			c.env["this"] = &value{class: fn.Class}
+		}
+	}
+	c.block(fn.Body)
+	s.result = c.result
+	s.sinks = c.sinks
+	s.busy, s.done = false, true
+	return s
+}
+
+// outerEnv is the environment a nested function sees: its enclosing
+// function's variables as they are at the end of that function.
+func (e *engine) outerEnv(fi *fileInfo, parent *ir.Func) map[string]*value {
+	if parent.IsClass {
+		return nil
+	}
+	if env, ok := e.outer[parent]; ok {
+		return env // nil while it is being computed: a callback the parent calls
+	}
+	e.outer[parent] = nil
+	c := e.newCtx(fi, parent, nil)
+	c.quiet = true
+	for _, p := range parent.Params {
+		c.env[p] = &value{rooted: true, consumer: c.entry == "consumer"}
+	}
+	c.block(parent.Body)
+	e.outer[parent] = c.env
+	return c.env
+}
+
+func (e *engine) newCtx(fi *fileInfo, fn *ir.Func, outer map[string]*value) *ctx {
+	return &ctx{e: e, fi: fi, fn: fn, env: map[string]*value{}, persisted: map[*origin]bool{}, persistedParams: map[int]bool{}, outer: outer, entry: e.entryOf(fn)}
+}
+
+// entryOf is how fn is invoked: "route", "consumer", or "" (unknown: a
+// helper, a job, a script). A nested function inherits its parent's.
+func (e *engine) entryOf(fn *ir.Func) string {
+	for f := fn; f != nil; f = f.Parent {
+		if k, ok := e.entry[f]; ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// report records a finding once per rule, position and message.
+func (e *engine) report(rule, file string, p ir.Pos, msg string, related []report.Related) {
+	k := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s", rule, file, p.Line, p.Col, msg)
+	if e.seen[k] {
+		return
+	}
+	e.seen[k] = true
+	e.findings = append(e.findings, report.Finding{Rule: rule, File: file, Line: p.Line, Column: p.Col, Message: msg, Related: related})
+}
+
+// suppress drops findings covered by an idemcheck:ignore directive with a
+// reason on their line or the line above; a directive without a reason is
+// itself reported.
+func (e *engine) suppress(fs []report.Finding) []report.Finding {
+	ignores := map[string][]ir.Ignore{}
+	for _, f := range e.prog.Files {
+		ignores[f.Path] = f.Ignores
+		for _, ig := range f.Ignores {
+			if ig.Reason == "" {
+				rule := "IDEM001"
+				if len(ig.Rules) > 0 && ig.Rules[0] != "ALL" {
+					rule = ig.Rules[0]
+				}
+				fs = append(fs, report.Finding{Rule: rule, File: f.Path, Line: ig.Line, Column: 1, Message: "idemcheck:ignore needs a reason after the rule IDs; this directive suppresses nothing"})
+			}
+		}
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if !covered(ignores[f.File], f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func covered(igs []ir.Ignore, f report.Finding) bool {
+	for _, ig := range igs {
+		if ig.Reason == "" || (ig.Line != f.Line && ig.Line != f.Line-1) {
+			continue
+		}
+		for _, r := range ig.Rules {
+			if r == "ALL" || r == f.Rule {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// normModule spells a module the way the tables do: node:crypto is
+// crypto, a deep import of a package (uuid/v4) is still that package for
+// scoped names kept whole.
+func normModule(m string) string {
+	m = strings.TrimPrefix(m, "node:")
+	return m
+}
+
+// display names a file for messages.
+func display(path string) string { return filepath.ToSlash(path) }

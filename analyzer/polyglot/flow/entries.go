@@ -1,0 +1,191 @@
+package flow
+
+import (
+	"strings"
+
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+)
+
+// findEntries marks the functions a framework invokes: HTTP routes
+// (decorated, or registered with a path) and consumers (decorated as
+// tasks, or passed as the callback of a consume or subscribe call).
+func (e *engine) findEntries(f *ir.File) {
+	fi := e.files[f]
+	for _, fn := range f.Funcs {
+		for _, d := range fn.Decorators {
+			callee := d
+			if c, ok := d.(*ir.Call); ok {
+				callee = c.Fun
+			}
+			if k := e.entryKind(fi, ir.Dotted(callee)); k != "" {
+				e.mark(fn, k)
+			}
+		}
+		e.registrations(fi, fn, fn.Body)
+	}
+	e.registrations(fi, f.Module, f.Module.Body)
+}
+
+func (e *engine) entryKind(fi *fileInfo, dotted string) string {
+	if dotted == "" {
+		return ""
+	}
+	for _, p := range fi.tables.Entries {
+		if p.FunctionPattern() != nil && p.FunctionPattern().MatchString(dotted) {
+			return p.Kind
+		}
+	}
+	return ""
+}
+
+func (e *engine) mark(fn *ir.Func, kind string) {
+	if old := e.entry[fn]; old == "consumer" {
+		return
+	}
+	e.entry[fn] = kind
+}
+
+// registrations finds calls that register callbacks in stmts.
+func (e *engine) registrations(fi *fileInfo, fn *ir.Func, stmts []ir.Stmt) {
+	walkExprs(stmts, func(x ir.Expr) {
+		c, ok := x.(*ir.Call)
+		if !ok {
+			return
+		}
+		kind := e.entryKind(fi, ir.Dotted(c.Fun))
+		if kind == "" {
+			return
+		}
+		if kind == "route" && !routeCall(c) {
+			return
+		}
+		var cands []ir.Expr
+		cands = append(cands, c.Args...)
+		for _, kv := range c.Kwargs {
+			cands = append(cands, kv.Value)
+		}
+		for _, a := range c.Args {
+			if d, ok := a.(*ir.Dict); ok {
+				for _, kv := range d.Entries {
+					cands = append(cands, kv.Value)
+				}
+			}
+		}
+		for _, a := range cands {
+			if target := e.callbackFunc(fi, fn, a); target != nil {
+				e.mark(target, kind)
+			}
+		}
+	})
+}
+
+// routeCall reports a registration with a path: app.post("/charge", h).
+func routeCall(c *ir.Call) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	lit, ok := c.Args[0].(*ir.Lit)
+	return ok && lit.Kind == "str" && strings.HasPrefix(lit.Value, "/")
+}
+
+func (e *engine) callbackFunc(fi *fileInfo, fn *ir.Func, x ir.Expr) *ir.Func {
+	switch x := x.(type) {
+	case *ir.Lambda:
+		return x.F
+	case *ir.Name:
+		for _, cand := range fi.f.Funcs {
+			if cand.Name == x.ID && (cand.Parent == fn || cand.Parent == fi.f.Module) {
+				return cand
+			}
+		}
+		return fi.defs[x.ID]
+	case *ir.Attr:
+		if n, ok := x.X.(*ir.Name); ok && (n.ID == "self" || n.ID == "this") && fn.Class != "" {
+			return fi.methods[fn.Class+"."+x.Name]
+		}
+	}
+	return nil
+}
+
+// walkExprs calls visit for every expression in stmts, nested ones
+// included, but not inside nested function bodies.
+func walkExprs(stmts []ir.Stmt, visit func(ir.Expr)) {
+	var expr func(ir.Expr)
+	expr = func(x ir.Expr) {
+		if x == nil {
+			return
+		}
+		visit(x)
+		switch x := x.(type) {
+		case *ir.Attr:
+			expr(x.X)
+		case *ir.Index:
+			expr(x.X)
+			expr(x.Key)
+		case *ir.Call:
+			expr(x.Fun)
+			for _, a := range x.Args {
+				expr(a)
+			}
+			for _, kv := range x.Kwargs {
+				expr(kv.Value)
+			}
+		case *ir.Str:
+			for _, p := range x.Parts {
+				expr(p)
+			}
+		case *ir.Binary:
+			expr(x.L)
+			expr(x.R)
+		case *ir.Dict:
+			for _, kv := range x.Entries {
+				expr(kv.KeyX)
+				expr(kv.Value)
+			}
+			for _, s := range x.Spreads {
+				expr(s)
+			}
+		case *ir.List:
+			for _, el := range x.Elems {
+				expr(el)
+			}
+		case *ir.Other:
+			for _, el := range x.Xs {
+				expr(el)
+			}
+		case *ir.Pattern:
+			for _, el := range x.Elems {
+				expr(el)
+			}
+			for _, kv := range x.Keys {
+				expr(kv.Value)
+			}
+		}
+	}
+	var stmt func([]ir.Stmt)
+	stmt = func(ss []ir.Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *ir.Assign:
+				expr(s.Target)
+				expr(s.Value)
+			case *ir.ExprStmt:
+				expr(s.X)
+			case *ir.Return:
+				expr(s.X)
+			case *ir.If:
+				expr(s.Cond)
+				stmt(s.Then)
+				stmt(s.Else)
+			case *ir.Loop:
+				stmt(s.Head)
+				stmt(s.Body)
+			case *ir.Try:
+				stmt(s.Body)
+				stmt(s.Handlers)
+				stmt(s.Finally)
+			}
+		}
+	}
+	stmt(stmts)
+}

@@ -1,0 +1,544 @@
+package flow
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/idemcheck/idemcheck/analyzer/keyname"
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+	"github.com/idemcheck/idemcheck/analyzer/report"
+)
+
+// ctx evaluates one function body.
+type ctx struct {
+	e     *engine
+	fi    *fileInfo
+	fn    *ir.Func
+	entry string
+	env   map[string]*value
+	outer map[string]*value
+	quiet bool // evaluating for values only: report nothing
+
+	persisted       map[*origin]bool // written to the database before this point on every path
+	persistedParams map[int]bool
+	loops           int
+
+	result *value
+	sinks  []paramSink
+}
+
+func (c *ctx) file() string { return c.fi.f.Path }
+
+func (c *ctx) block(ss []ir.Stmt) {
+	for _, s := range ss {
+		c.stmt(s)
+	}
+}
+
+func (c *ctx) stmt(s ir.Stmt) {
+	switch s := s.(type) {
+	case *ir.Assign:
+		c.assign(s)
+	case *ir.ExprStmt:
+		c.eval(s.X)
+	case *ir.Return:
+		if s.X != nil {
+			c.result = merge(c.result, c.eval(s.X))
+		}
+	case *ir.If:
+		c.eval(s.Cond)
+		before := c.snapshot()
+		c.block(s.Then)
+		then := c.snapshot()
+		c.restore(before)
+		c.block(s.Else)
+		c.join(then)
+	case *ir.Loop:
+		before := c.snapshot()
+		c.loops++
+		for i := 0; i < 2; i++ {
+			c.block(s.Head)
+			c.block(s.Body)
+		}
+		c.loops--
+		c.join(before)
+	case *ir.Try:
+		c.block(s.Body)
+		after := c.snapshot()
+		c.block(s.Handlers)
+		c.join(after)
+		c.block(s.Finally)
+	case *ir.FuncDef:
+		c.env[s.Name] = &value{fn: s.F, file: c.fi.f}
+	}
+}
+
+type snapshot struct {
+	env       map[string]*value
+	persisted map[*origin]bool
+	params    map[int]bool
+}
+
+func (c *ctx) snapshot() snapshot {
+	s := snapshot{env: make(map[string]*value, len(c.env)), persisted: make(map[*origin]bool, len(c.persisted)), params: make(map[int]bool, len(c.persistedParams))}
+	for k, v := range c.env {
+		s.env[k] = v
+	}
+	for k := range c.persisted {
+		s.persisted[k] = true
+	}
+	for k := range c.persistedParams {
+		s.params[k] = true
+	}
+	return s
+}
+
+func (c *ctx) restore(s snapshot) {
+	c.env, c.persisted, c.persistedParams = s.env, s.persisted, s.params
+	c.env = make(map[string]*value, len(s.env))
+	for k, v := range s.env {
+		c.env[k] = v
+	}
+	c.persisted = map[*origin]bool{}
+	for k := range s.persisted {
+		c.persisted[k] = true
+	}
+	c.persistedParams = map[int]bool{}
+	for k := range s.params {
+		c.persistedParams[k] = true
+	}
+}
+
+// join merges the other path into the current one: a variable may hold
+// either path's value; a write is persisted only if both paths made it.
+func (c *ctx) join(other snapshot) {
+	for k, v := range other.env {
+		c.env[k] = merge(c.env[k], v)
+	}
+	for o := range c.persisted {
+		if !other.persisted[o] {
+			delete(c.persisted, o)
+		}
+	}
+	for p := range c.persistedParams {
+		if !other.params[p] {
+			delete(c.persistedParams, p)
+		}
+	}
+}
+
+func (c *ctx) assign(s *ir.Assign) {
+	v := c.eval(s.Value)
+	if s.Op != "" {
+		old := c.eval(s.Target)
+		if lit, ok := s.Value.(*ir.Lit); ok && lit.Kind == "int" && (s.Op == "+" || s.Op == "-") && !old.stable {
+			// x += 1: a counter this process increments.
+			o := &origin{kind: "counter", source: exprText(s.Target) + " " + s.Op + "= 1", file: c.file(), pos: s.Pos, fn: c.fn, loops: c.loops}
+			v = union(old, v)
+			v.origins = mergeOrigins([]*origin{o}, v.origins)
+		} else {
+			v = union(old, v)
+			if s.Op == "/" {
+				v.float = true
+			}
+		}
+	}
+	c.store(s.Target, v, s.Pos)
+}
+
+// store binds target to v.
+func (c *ctx) store(target ir.Expr, v *value, p ir.Pos) {
+	switch t := target.(type) {
+	case *ir.Name:
+		c.env[t.ID] = v
+	case *ir.Attr:
+		c.storeField(t.X, t.Name, v, p)
+	case *ir.Index:
+		key := t.KeyStr
+		if key == "" {
+			if k := c.eval(t.Key); k.hasStr {
+				key = k.str
+			}
+		}
+		if key == "" {
+			obj := c.eval(t.X)
+			if n, ok := t.X.(*ir.Name); ok {
+				c.env[n.ID] = union(obj, v)
+			}
+			return
+		}
+		c.storeField(t.X, key, v, p)
+	case *ir.Pattern:
+		for i, el := range t.Elems {
+			var ev *value
+			if lst, ok := v.fields["$"+itoa(i)]; ok {
+				ev = lst
+			} else {
+				ev = element(v)
+			}
+			c.store(el, ev, p)
+		}
+		for _, kv := range t.Keys {
+			c.store(kv.Value, field(v, kv.Key), p)
+		}
+	}
+}
+
+// storeField writes obj.name = v. A header set on a client or request
+// object that leaves the process (session.headers["Idempotency-Key"] = k)
+// is a sink; a field of a local dict or object is remembered.
+func (c *ctx) storeField(objX ir.Expr, name string, v *value, p ir.Pos) {
+	if at, ok := objX.(*ir.Attr); ok && keyname.Normalize(at.Name) == "headers" && c.e.prog.Model.Headers.Match(name) {
+		if _, local := c.localDict(at.X); !local {
+			c.sink(v, p, "header "+name, nil)
+		}
+	}
+	n, ok := objX.(*ir.Name)
+	if !ok {
+		// a.b.c = v: store into a.b's value when a is local.
+		if at, ok := objX.(*ir.Attr); ok {
+			inner := c.eval(at)
+			cp := copyFields(inner)
+			cp.fields[name] = v
+			c.storeField(at.X, at.Name, cp, p)
+		}
+		return
+	}
+	obj := c.lookup(n.ID)
+	cp := copyFields(obj)
+	cp.fields[name] = v
+	c.env[n.ID] = cp
+}
+
+func (c *ctx) localDict(x ir.Expr) (*value, bool) {
+	n, ok := x.(*ir.Name)
+	if !ok {
+		return nil, false
+	}
+	v, ok := c.env[n.ID]
+	return v, ok && v.fields != nil && v.mod == ""
+}
+
+func copyFields(v *value) *value {
+	cp := &value{}
+	if v != nil {
+		*cp = *v
+	}
+	cp.fields = make(map[string]*value, len(cp.fields)+1)
+	if v != nil {
+		for k, f := range v.fields {
+			cp.fields[k] = f
+		}
+	}
+	return cp
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+// lookup resolves a name: a local, a variable of the enclosing function,
+// a global of the file, an import, a top-level definition, or a global of
+// the language.
+func (c *ctx) lookup(id string) *value {
+	if v, ok := c.env[id]; ok {
+		return v
+	}
+	if v, ok := c.outer[id]; ok {
+		return v
+	}
+	if c.fn != c.fi.f.Module {
+		if v, ok := c.fi.globals[id]; ok {
+			return v
+		}
+	}
+	if im, ok := c.fi.imports[id]; ok {
+		return c.importValue(c.fi, im)
+	}
+	if d, ok := c.fi.defs[id]; ok {
+		return &value{fn: d, file: c.fi.f}
+	}
+	if id == "self" || id == "this" {
+		return &value{class: c.fn.Class}
+	}
+	root := "globalThis"
+	if c.fi.f.Lang == "python" {
+		root = "builtins"
+	}
+	return &value{mod: root, chain: id, isMod: true}
+}
+
+// importValue is the value an import binds: a project function, class or
+// module when the module resolves inside the project, else an external
+// module member.
+func (c *ctx) importValue(fi *fileInfo, im ir.Import) *value {
+	if c.e.prog.Resolve != nil {
+		if fi.f.Lang == "python" && im.Name != "" && im.Name != "*" {
+			// from pkg import mod: a submodule before a member.
+			sub := im.Module + "." + im.Name
+			if strings.HasSuffix(im.Module, ".") {
+				sub = im.Module + im.Name
+			}
+			if target := c.e.prog.Resolve(fi.f, sub); target != nil && c.e.files[target] != nil {
+				return &value{modFile: target}
+			}
+		}
+		if target := c.e.prog.Resolve(fi.f, im.Module); target != nil {
+			tfi := c.e.files[target]
+			if tfi != nil {
+				name := im.Name
+				if name == "" || name == "*" {
+					return &value{modFile: target}
+				}
+				return c.memberOf(tfi, name)
+			}
+		}
+	}
+	chain := im.Name
+	if chain == "default" {
+		chain = ""
+	}
+	return &value{mod: normModule(im.Module), chain: chain, isMod: true}
+}
+
+// memberOf is a top-level name of a project file.
+func (c *ctx) memberOf(fi *fileInfo, name string) *value {
+	if d, ok := fi.defs[name]; ok {
+		return &value{fn: d, file: fi.f}
+	}
+	if fi.globals == nil {
+		c.e.moduleEnv(fi)
+	}
+	if v, ok := fi.globals[name]; ok {
+		return v
+	}
+	if im, ok := fi.imports[name]; ok && fi != c.fi {
+		return c.importValue(fi, im)
+	}
+	if name == "default" {
+		if v, ok := fi.globals["default"]; ok {
+			return v
+		}
+	}
+	return &value{}
+}
+
+func (c *ctx) eval(x ir.Expr) *value {
+	switch x := x.(type) {
+	case nil:
+		return &value{}
+	case *ir.Name:
+		return c.lookup(x.ID)
+	case *ir.Lit:
+		v := &value{}
+		switch x.Kind {
+		case "str":
+			v.str, v.hasStr = x.Value, true
+		case "float":
+			v.float = true
+		}
+		return v
+	case *ir.Attr:
+		return c.attr(c.eval(x.X), x.Name, x.Pos)
+	case *ir.Index:
+		obj := c.eval(x.X)
+		key := x.KeyStr
+		if key == "" && x.Key != nil {
+			k := c.eval(x.Key)
+			if k.hasStr {
+				key = k.str
+			}
+		}
+		if key != "" {
+			return c.attr(obj, key, x.Pos)
+		}
+		if x.Key == nil {
+			return element(obj)
+		}
+		if lst, ok := x.Key.(*ir.Lit); ok && lst.Kind == "int" {
+			if f, ok := obj.fields["$"+lst.Value]; ok {
+				return f
+			}
+		}
+		return element(obj)
+	case *ir.Call:
+		return c.call(x)
+	case *ir.Str:
+		return c.str(x)
+	case *ir.Binary:
+		return c.binary(x)
+	case *ir.Dict:
+		v := &value{fields: map[string]*value{}}
+		for _, s := range x.Spreads {
+			sv := c.eval(s)
+			for k, f := range sv.fields {
+				v.fields[k] = f
+			}
+			if len(sv.fields) == 0 {
+				v.origins = mergeOrigins(v.origins, sv.origins)
+				v.params = mergeParams(v.params, sv.params)
+			}
+		}
+		for _, kv := range x.Entries {
+			fv := c.eval(kv.Value)
+			key := kv.Key
+			if key == "" && kv.KeyX != nil {
+				if k := c.eval(kv.KeyX); k.hasStr {
+					key = k.str
+				}
+			}
+			if key == "" {
+				v.origins = mergeOrigins(v.origins, fv.origins)
+				continue
+			}
+			v.fields[key] = fv
+		}
+		return v
+	case *ir.List:
+		v := &value{fields: map[string]*value{}}
+		for i, el := range x.Elems {
+			v.fields["$"+itoa(i)] = c.eval(el)
+		}
+		return v
+	case *ir.Lambda:
+		return &value{fn: x.F, file: c.fi.f}
+	case *ir.Other:
+		var vs []*value
+		for _, el := range x.Xs {
+			vs = append(vs, c.eval(el))
+		}
+		return union(vs...)
+	case *ir.Pattern:
+		return &value{}
+	}
+	return &value{}
+}
+
+func (c *ctx) binary(x *ir.Binary) *value {
+	l, r := c.eval(x.L), c.eval(x.R)
+	switch x.Op {
+	case "or", "||", "??":
+		// key = request.headers.get("Idempotency-Key") or …: the client's
+		// key when it sends one.
+		return merge(l, r)
+	case "and", "&&", "==", "!=", "===", "!==", "<", ">", "<=", ">=", "in", "not in", "is", "is not", "instanceof":
+		return &value{}
+	}
+	v := union(l, r)
+	if x.Op == "/" {
+		v.float = true
+	}
+	return v
+}
+
+// str evaluates string building: the taint of every part; the constant
+// value when every part is constant (SQL assembled from literals).
+func (c *ctx) str(x *ir.Str) *value {
+	var vs []*value
+	var b strings.Builder
+	allConst := true
+	for _, p := range x.Parts {
+		v := c.eval(p)
+		vs = append(vs, whole(v))
+		if v.hasStr {
+			b.WriteString(v.str)
+		} else {
+			allConst = false
+			b.WriteString(" $1 ")
+		}
+	}
+	v := union(vs...)
+	v.str, v.hasStr = b.String(), allConst || looksSQL(b.String())
+	return v
+}
+
+var sqlStart = regexp.MustCompile(`(?is)^\s*(select|insert|update|delete|with|merge|replace|upsert)\b`)
+
+func looksSQL(s string) bool { return sqlStart.MatchString(s) }
+
+// attr reads obj.name: a project module's member, a class's method, a
+// module member, or a field, and a transport envelope's identity.
+func (c *ctx) attr(obj *value, name string, p ir.Pos) *value {
+	switch {
+	case obj.modFile != nil:
+		if tfi := c.e.files[obj.modFile]; tfi != nil {
+			return c.memberOf(tfi, name)
+		}
+	case obj.fn != nil && obj.fn.IsClass:
+		if tfi := c.e.fileOf(obj); tfi != nil {
+			if m, ok := tfi.methods[obj.fn.Class+"."+name]; ok {
+				return &value{fn: m, file: tfi.f}
+			}
+		}
+	case obj.class != "":
+		if m, ok := c.classMethod(obj.class, name); ok {
+			return &value{fn: m.fn, file: m.file, recv: obj}
+		}
+	}
+	v := field(obj, name)
+	if v.rooted && v.path != "" && !v.stable {
+		if o := c.transport(v, p); o != nil {
+			v.origins = mergeOrigins([]*origin{o}, v.origins)
+		}
+	}
+	return v
+}
+
+type method struct {
+	fn   *ir.Func
+	file *ir.File
+}
+
+func (c *ctx) classMethod(class, name string) (method, bool) {
+	if m, ok := c.fi.methods[class+"."+name]; ok {
+		return method{m, c.fi.f}, true
+	}
+	return method{}, false
+}
+
+func (e *engine) fileOf(v *value) *fileInfo {
+	if v.file == nil {
+		return nil
+	}
+	return e.files[v.file]
+}
+
+// transport returns the origin of a field read from a delivery's envelope.
+func (c *ctx) transport(v *value, p ir.Pos) *origin {
+	for _, t := range c.fi.tables.Transport {
+		re := t.FieldPattern()
+		if re == nil || !re.MatchString(v.path) {
+			continue
+		}
+		if t.Receiver == "consumer" && !v.consumer {
+			continue
+		}
+		kind := t.Kind
+		return &origin{kind: kind, source: v.path, file: c.file(), pos: p, fn: c.fn, loops: c.loops}
+	}
+	return nil
+}
+
+func exprText(x ir.Expr) string {
+	if d := ir.Dotted(x); d != "" {
+		return d
+	}
+	switch x := x.(type) {
+	case *ir.Index:
+		if x.KeyStr != "" {
+			return exprText(x.X) + `["` + x.KeyStr + `"]`
+		}
+		return exprText(x.X) + "[…]"
+	case *ir.Call:
+		return exprText(x.Fun) + "(…)"
+	}
+	return "…"
+}
+
+func (c *ctx) rel(p ir.Pos, msg string) report.Related {
+	return report.Related{File: c.file(), Line: p.Line, Column: p.Col, Message: msg}
+}

@@ -1,0 +1,205 @@
+//go:build cgo
+
+package frontend
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+)
+
+// Available reports whether this build has the Python and TypeScript
+// front ends (it was built with cgo).
+func Available() bool { return true }
+
+func grammar(path string) *sitter.Language {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".py":
+		return python.GetLanguage()
+	case ".ts", ".mts", ".cts":
+		return typescript.GetLanguage()
+	case ".tsx":
+		return tsx.GetLanguage()
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return javascript.GetLanguage()
+	}
+	return nil
+}
+
+// Parse lowers one Python, TypeScript or JavaScript file. A file with
+// syntax errors is still lowered: tree-sitter recovers, and the parts it
+// could not parse are left out.
+func Parse(path string, src []byte) (*ir.File, error) {
+	g := grammar(path)
+	if g == nil {
+		return nil, fmt.Errorf("%s: not a Python, TypeScript or JavaScript file", path)
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(g)
+	tree, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	defer tree.Close()
+	l := &lowerer{src: src, file: &ir.File{Path: path, Lang: LangOf(path), Generated: looksGenerated(src)}}
+	l.file.Module = l.newFunc("<module>", ir.Pos{Line: 1, Col: 1})
+	l.cur = l.file.Module
+	root := tree.RootNode()
+	if l.file.Lang == Python {
+		l.file.Module.Body = l.pyBlock(root)
+	} else {
+		l.file.Module.Body = l.tsBlock(root)
+	}
+	l.file.Ignores = ignores(src)
+	if root.HasError() {
+		l.file.SyntaxErrors = countErrors(root)
+	}
+	return l.file, nil
+}
+
+// ignores finds idemcheck:ignore comments by line: cheaper than visiting
+// every comment node, and the same for both languages.
+func ignores(src []byte) []ir.Ignore {
+	if !bytes.Contains(src, []byte("idemcheck:ignore")) {
+		return nil
+	}
+	var out []ir.Ignore
+	for i, line := range strings.Split(string(src), "\n") {
+		j := strings.Index(line, "idemcheck:ignore")
+		if j < 0 {
+			continue
+		}
+		k := strings.LastIndexAny(line[:j], "#/")
+		if k < 0 {
+			continue
+		}
+		if line[k] == '/' && k > 0 && line[k-1] == '/' {
+			k--
+		}
+		if ig, ok := parseIgnore(i+1, line[k:]); ok {
+			out = append(out, ig)
+		}
+	}
+	return out
+}
+
+type lowerer struct {
+	src   []byte
+	file  *ir.File
+	cur   *ir.Func
+	class string
+	tmp   int
+}
+
+func (l *lowerer) newFunc(name string, p ir.Pos) *ir.Func {
+	f := &ir.Func{Name: name, Pos: p, Parent: l.cur, Class: l.class}
+	if l.class != "" && name != "<lambda>" {
+		f.Name = l.class + "." + name
+	}
+	l.file.Funcs = append(l.file.Funcs, f)
+	return f
+}
+
+func pos(n *sitter.Node) ir.Pos {
+	p := n.StartPoint()
+	return ir.Pos{Line: int(p.Row) + 1, Col: int(p.Column) + 1}
+}
+
+func (l *lowerer) text(n *sitter.Node) string { return n.Content(l.src) }
+
+func named(n *sitter.Node) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	c := int(n.NamedChildCount())
+	out := make([]*sitter.Node, 0, c)
+	for i := 0; i < c; i++ {
+		out = append(out, n.NamedChild(i))
+	}
+	return out
+}
+
+// fieldAll returns the children of n under the field name.
+func fieldAll(n *sitter.Node, name string) []*sitter.Node {
+	var out []*sitter.Node
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if n.FieldNameForChild(i) == name {
+			out = append(out, n.Child(i))
+		}
+	}
+	return out
+}
+
+func (l *lowerer) enter(f *ir.Func, body func()) {
+	saved := l.cur
+	l.cur = f
+	body()
+	l.cur = saved
+}
+
+func (l *lowerer) fresh() string {
+	l.tmp++
+	return fmt.Sprintf("$p%d", l.tmp)
+}
+
+// other lowers an expression the IR does not model: its value depends on
+// its sub-expressions.
+func (l *lowerer) other(n *sitter.Node, expr func(*sitter.Node) ir.Expr) ir.Expr {
+	o := &ir.Other{Pos: pos(n)}
+	for _, c := range named(n) {
+		if c.Type() == "comment" {
+			continue
+		}
+		if x := expr(c); x != nil {
+			o.Xs = append(o.Xs, x)
+		}
+	}
+	return o
+}
+
+func isStringy(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.Str:
+		return true
+	case *ir.Lit:
+		return e.Kind == "str"
+	}
+	return false
+}
+
+func concat(p ir.Pos, a, b ir.Expr) ir.Expr {
+	parts := []ir.Expr{}
+	for _, x := range []ir.Expr{a, b} {
+		if s, ok := x.(*ir.Str); ok && s.Kind == "concat" {
+			parts = append(parts, s.Parts...)
+		} else {
+			parts = append(parts, x)
+		}
+	}
+	return &ir.Str{Kind: "concat", Parts: parts, Pos: p}
+}
+
+func countErrors(n *sitter.Node) int {
+	if n.IsError() || n.IsMissing() {
+		return 1
+	}
+	if !n.HasError() {
+		return 0
+	}
+	c := 0
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c += countErrors(n.Child(i))
+	}
+	return c
+}

@@ -1,0 +1,540 @@
+//go:build cgo
+
+package frontend
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+)
+
+func (l *lowerer) tsBlock(n *sitter.Node) []ir.Stmt {
+	var out []ir.Stmt
+	for _, c := range named(n) {
+		out = append(out, l.tsStmt(c)...)
+	}
+	return out
+}
+
+// tsBody lowers a statement used as a body: a block or a single statement.
+func (l *lowerer) tsBody(n *sitter.Node) []ir.Stmt {
+	if n == nil {
+		return nil
+	}
+	if n.Type() == "statement_block" {
+		return l.tsBlock(n)
+	}
+	return l.tsStmt(n)
+}
+
+func (l *lowerer) tsStmt(n *sitter.Node) []ir.Stmt {
+	switch n.Type() {
+	case "import_statement":
+		l.tsImport(n)
+		return nil
+	case "export_statement":
+		if d := n.ChildByFieldName("declaration"); d != nil {
+			return l.tsStmt(d)
+		}
+		if v := n.ChildByFieldName("value"); v != nil {
+			return []ir.Stmt{&ir.Assign{Target: &ir.Name{ID: "default", Pos: pos(n)}, Value: l.tsExpr(v), Pos: pos(n)}}
+		}
+		var out []ir.Stmt
+		for _, c := range named(n) {
+			switch c.Type() {
+			case "function_declaration", "generator_function_declaration", "class_declaration", "lexical_declaration", "variable_declaration", "abstract_class_declaration":
+				out = append(out, l.tsStmt(c)...)
+			}
+		}
+		return out
+	case "lexical_declaration", "variable_declaration":
+		var out []ir.Stmt
+		for _, d := range named(n) {
+			if d.Type() != "variable_declarator" {
+				continue
+			}
+			name, value := d.ChildByFieldName("name"), d.ChildByFieldName("value")
+			if value == nil {
+				continue
+			}
+			if l.tsRequire(name, value) {
+				continue
+			}
+			out = append(out, &ir.Assign{Target: l.tsTarget(name), Value: l.tsExpr(value), Pos: pos(d)})
+		}
+		return out
+	case "expression_statement":
+		var out []ir.Stmt
+		for _, c := range named(n) {
+			out = append(out, l.tsExprStmt(c)...)
+		}
+		return out
+	case "return_statement":
+		r := &ir.Return{Pos: pos(n)}
+		if cs := named(n); len(cs) > 0 {
+			r.X = l.tsExpr(cs[0])
+		}
+		return []ir.Stmt{r}
+	case "if_statement":
+		s := &ir.If{Cond: l.tsExpr(n.ChildByFieldName("condition")), Then: l.tsBody(n.ChildByFieldName("consequence"))}
+		if alt := n.ChildByFieldName("alternative"); alt != nil {
+			for _, c := range named(alt) {
+				s.Else = append(s.Else, l.tsBody(c)...)
+			}
+		}
+		return []ir.Stmt{s}
+	case "for_statement":
+		var head []ir.Stmt
+		if i := n.ChildByFieldName("initializer"); i != nil {
+			head = l.tsStmt(i)
+		}
+		loop := &ir.Loop{Body: l.tsBody(n.ChildByFieldName("body")), Pos: pos(n)}
+		for _, f := range []string{"condition", "increment"} {
+			if c := n.ChildByFieldName(f); c != nil {
+				loop.Body = append(loop.Body, l.tsExprStmt(c)...)
+			}
+		}
+		return append(head, loop)
+	case "for_in_statement":
+		head := &ir.Assign{Target: l.tsTarget(n.ChildByFieldName("left")), Value: &ir.Index{X: l.tsExpr(n.ChildByFieldName("right")), Pos: pos(n)}, Pos: pos(n)}
+		return []ir.Stmt{&ir.Loop{Head: []ir.Stmt{head}, Body: l.tsBody(n.ChildByFieldName("body")), Pos: pos(n)}}
+	case "while_statement", "do_statement":
+		return []ir.Stmt{&ir.Loop{Head: []ir.Stmt{&ir.ExprStmt{X: l.tsExpr(n.ChildByFieldName("condition"))}}, Body: l.tsBody(n.ChildByFieldName("body")), Pos: pos(n)}}
+	case "try_statement":
+		t := &ir.Try{Body: l.tsBody(n.ChildByFieldName("body"))}
+		if h := n.ChildByFieldName("handler"); h != nil {
+			t.Handlers = l.tsBody(h.ChildByFieldName("body"))
+		}
+		if f := n.ChildByFieldName("finalizer"); f != nil {
+			t.Finally = l.tsBody(f.ChildByFieldName("body"))
+		}
+		return []ir.Stmt{t}
+	case "statement_block":
+		return l.tsBlock(n)
+	case "labeled_statement":
+		return l.tsBody(n.ChildByFieldName("body"))
+	case "switch_statement":
+		subj := l.tsExpr(n.ChildByFieldName("value"))
+		var cases [][]ir.Stmt
+		for _, c := range named(n.ChildByFieldName("body")) {
+			var body []ir.Stmt
+			for _, s := range fieldAll(c, "body") {
+				body = append(body, l.tsStmt(s)...)
+			}
+			cases = append(cases, body)
+		}
+		return []ir.Stmt{chain(subj, cases)}
+	case "function_declaration", "generator_function_declaration":
+		name := l.text(n.ChildByFieldName("name"))
+		return []ir.Stmt{&ir.FuncDef{Name: name, F: l.tsFunc(name, n)}}
+	case "class_declaration", "abstract_class_declaration", "class":
+		return l.tsClass(n)
+	}
+	return nil
+}
+
+func (l *lowerer) tsExprStmt(n *sitter.Node) []ir.Stmt {
+	switch n.Type() {
+	case "assignment_expression":
+		return []ir.Stmt{&ir.Assign{Target: l.tsTarget(n.ChildByFieldName("left")), Value: l.tsExpr(n.ChildByFieldName("right")), Pos: pos(n)}}
+	case "augmented_assignment_expression":
+		op := strings.TrimSuffix(l.text(n.ChildByFieldName("operator")), "=")
+		return []ir.Stmt{&ir.Assign{Target: l.tsTarget(n.ChildByFieldName("left")), Value: l.tsExpr(n.ChildByFieldName("right")), Op: op, Pos: pos(n)}}
+	case "update_expression":
+		arg := n.ChildByFieldName("argument")
+		op := "+"
+		if strings.Contains(l.text(n), "--") {
+			op = "-"
+		}
+		return []ir.Stmt{&ir.Assign{Target: l.tsTarget(arg), Value: &ir.Lit{Kind: "int", Value: "1", Pos: pos(n)}, Op: op, Pos: pos(n)}}
+	case "sequence_expression":
+		var out []ir.Stmt
+		for _, c := range named(n) {
+			out = append(out, l.tsExprStmt(c)...)
+		}
+		return out
+	case "parenthesized_expression":
+		if cs := named(n); len(cs) > 0 {
+			return l.tsExprStmt(cs[0])
+		}
+	}
+	return []ir.Stmt{&ir.ExprStmt{X: l.tsExpr(n)}}
+}
+
+// tsRequire records `const x = require("m")`, `const { a, b: c } =
+// require("m")` and `const x = require("m").y` as imports.
+func (l *lowerer) tsRequire(name, value *sitter.Node) bool {
+	member := ""
+	v := value
+	if v.Type() == "member_expression" {
+		member = l.text(v.ChildByFieldName("property"))
+		v = v.ChildByFieldName("object")
+	}
+	mod, ok := l.requireOf(v)
+	if !ok {
+		return false
+	}
+	switch name.Type() {
+	case "identifier":
+		l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(name), Module: mod, Name: member})
+	case "object_pattern":
+		for _, c := range named(name) {
+			switch c.Type() {
+			case "shorthand_property_identifier_pattern":
+				l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(c), Module: mod, Name: l.text(c)})
+			case "pair_pattern":
+				l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(c.ChildByFieldName("value")), Module: mod, Name: l.text(c.ChildByFieldName("key"))})
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (l *lowerer) requireOf(n *sitter.Node) (string, bool) {
+	if n == nil || n.Type() != "call_expression" {
+		return "", false
+	}
+	if f := n.ChildByFieldName("function"); f == nil || l.text(f) != "require" {
+		return "", false
+	}
+	args := named(n.ChildByFieldName("arguments"))
+	if len(args) != 1 || args[0].Type() != "string" {
+		return "", false
+	}
+	return unquote(l.text(args[0])), true
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+func (l *lowerer) tsImport(n *sitter.Node) {
+	src := n.ChildByFieldName("source")
+	if src == nil {
+		return
+	}
+	mod := unquote(l.text(src))
+	for _, c := range named(n) {
+		if c.Type() != "import_clause" {
+			continue
+		}
+		for _, cc := range named(c) {
+			switch cc.Type() {
+			case "identifier":
+				l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(cc), Module: mod, Name: "default"})
+			case "namespace_import":
+				for _, id := range named(cc) {
+					l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(id), Module: mod})
+				}
+			case "named_imports":
+				for _, spec := range named(cc) {
+					if spec.Type() != "import_specifier" {
+						continue
+					}
+					name := l.text(spec.ChildByFieldName("name"))
+					local := name
+					if a := spec.ChildByFieldName("alias"); a != nil {
+						local = l.text(a)
+					}
+					l.file.Imports = append(l.file.Imports, ir.Import{Local: local, Module: mod, Name: name})
+				}
+			}
+		}
+	}
+}
+
+func (l *lowerer) tsParams(f *ir.Func, n *sitter.Node) {
+	if n == nil {
+		return
+	}
+	if n.Type() == "identifier" {
+		f.Params = append(f.Params, l.text(n))
+		return
+	}
+	for _, p := range named(n) {
+		pat := p
+		switch p.Type() {
+		case "required_parameter", "optional_parameter":
+			pat = p.ChildByFieldName("pattern")
+		case "assignment_pattern":
+			pat = p.ChildByFieldName("left")
+		case "rest_pattern":
+			if cs := named(p); len(cs) > 0 {
+				pat = cs[0]
+			}
+		case "comment":
+			continue
+		}
+		if pat == nil {
+			continue
+		}
+		switch pat.Type() {
+		case "identifier", "this":
+			f.Params = append(f.Params, l.text(pat))
+		case "object_pattern", "array_pattern":
+			tmp := l.fresh()
+			f.Params = append(f.Params, tmp)
+			f.Body = append(f.Body, &ir.Assign{Target: l.tsTarget(pat), Value: &ir.Name{ID: tmp, Pos: pos(pat)}, Pos: pos(pat)})
+		default:
+			f.Params = append(f.Params, l.fresh())
+		}
+	}
+}
+
+func (l *lowerer) tsFunc(name string, n *sitter.Node) *ir.Func {
+	f := l.newFunc(name, pos(n))
+	saved := l.class
+	if name == "<lambda>" {
+		l.class = ""
+	}
+	l.enter(f, func() {
+		params := n.ChildByFieldName("parameters")
+		if params == nil {
+			params = n.ChildByFieldName("parameter")
+		}
+		l.tsParams(f, params)
+		body := n.ChildByFieldName("body")
+		if body == nil {
+			return
+		}
+		if body.Type() == "statement_block" {
+			f.Body = append(f.Body, l.tsBlock(body)...)
+		} else {
+			f.Body = append(f.Body, &ir.Return{X: l.tsExpr(body), Pos: pos(body)})
+		}
+	})
+	l.class = saved
+	return f
+}
+
+func (l *lowerer) tsClass(n *sitter.Node) []ir.Stmt {
+	nameNode := n.ChildByFieldName("name")
+	name := "<class>"
+	if nameNode != nil {
+		name = l.text(nameNode)
+	}
+	saved := l.class
+	l.class = ""
+	c := l.newFunc(name, pos(n))
+	c.Class, c.IsClass = name, true
+	l.class = name
+	l.enter(c, func() {
+		for _, m := range named(n.ChildByFieldName("body")) {
+			if m.Type() == "method_definition" {
+				mname := l.text(m.ChildByFieldName("name"))
+				if mname == "constructor" {
+					ctor := l.tsFunc(mname, m)
+					c.Params, c.Body = ctor.Params, ctor.Body
+					continue
+				}
+				l.tsFunc(mname, m)
+			}
+		}
+	})
+	l.class = saved
+	return []ir.Stmt{&ir.FuncDef{Name: name, F: c}}
+}
+
+func (l *lowerer) tsTarget(n *sitter.Node) ir.Expr {
+	if n == nil {
+		return nil
+	}
+	switch n.Type() {
+	case "object_pattern":
+		p := &ir.Pattern{Pos: pos(n)}
+		for _, c := range named(n) {
+			switch c.Type() {
+			case "shorthand_property_identifier_pattern":
+				p.Keys = append(p.Keys, ir.KV{Key: l.text(c), Value: &ir.Name{ID: l.text(c), Pos: pos(c)}})
+			case "pair_pattern":
+				p.Keys = append(p.Keys, ir.KV{Key: unquoteKey(l.text(c.ChildByFieldName("key"))), Value: l.tsTarget(c.ChildByFieldName("value"))})
+			case "object_assignment_pattern":
+				left := c.ChildByFieldName("left")
+				p.Keys = append(p.Keys, ir.KV{Key: l.text(left), Value: l.tsTarget(left)})
+			case "rest_pattern":
+				if cs := named(c); len(cs) > 0 {
+					p.Elems = append(p.Elems, l.tsTarget(cs[0]))
+				}
+			}
+		}
+		return p
+	case "array_pattern":
+		p := &ir.Pattern{Pos: pos(n)}
+		for _, c := range named(n) {
+			p.Elems = append(p.Elems, l.tsTarget(c))
+		}
+		return p
+	case "assignment_pattern":
+		return l.tsTarget(n.ChildByFieldName("left"))
+	case "rest_pattern":
+		if cs := named(n); len(cs) > 0 {
+			return l.tsTarget(cs[0])
+		}
+	case "shorthand_property_identifier_pattern":
+		return &ir.Name{ID: l.text(n), Pos: pos(n)}
+	}
+	return l.tsExpr(n)
+}
+
+func unquoteKey(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'' || s[0] == '`') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+func (l *lowerer) tsExpr(n *sitter.Node) ir.Expr {
+	if n == nil {
+		return nil
+	}
+	p := pos(n)
+	switch n.Type() {
+	case "identifier", "shorthand_property_identifier", "this", "super", "property_identifier":
+		return &ir.Name{ID: l.text(n), Pos: p}
+	case "undefined", "null":
+		return &ir.Lit{Kind: "none", Pos: p}
+	case "true", "false":
+		return &ir.Lit{Kind: "bool", Value: l.text(n), Pos: p}
+	case "number":
+		t := l.text(n)
+		kind := "int"
+		if strings.ContainsAny(t, ".") && !strings.HasPrefix(t, "0x") {
+			kind = "float"
+		}
+		return &ir.Lit{Kind: kind, Value: t, Pos: p}
+	case "string":
+		var b strings.Builder
+		for _, c := range named(n) {
+			b.WriteString(l.text(c))
+		}
+		return &ir.Lit{Kind: "str", Value: b.String(), Pos: p}
+	case "template_string":
+		s := &ir.Str{Kind: "template", Pos: p}
+		subst := false
+		for _, c := range named(n) {
+			switch c.Type() {
+			case "template_substitution":
+				subst = true
+				if cs := named(c); len(cs) > 0 {
+					s.Parts = append(s.Parts, l.tsExpr(cs[0]))
+				}
+			case "string_fragment", "escape_sequence":
+				s.Parts = append(s.Parts, &ir.Lit{Kind: "str", Value: l.text(c), Pos: pos(c)})
+			}
+		}
+		if !subst {
+			t := l.text(n)
+			return &ir.Lit{Kind: "str", Value: t[1 : len(t)-1], Pos: p}
+		}
+		return s
+	case "member_expression":
+		prop := n.ChildByFieldName("property")
+		return &ir.Attr{X: l.tsExpr(n.ChildByFieldName("object")), Name: l.text(prop), Pos: pos(prop)}
+	case "subscript_expression":
+		ix := &ir.Index{X: l.tsExpr(n.ChildByFieldName("object")), Key: l.tsExpr(n.ChildByFieldName("index")), Pos: p}
+		if lit, ok := ix.Key.(*ir.Lit); ok && lit.Kind == "str" {
+			ix.KeyStr = lit.Value
+		}
+		return ix
+	case "call_expression":
+		if mod, ok := l.requireOf(n); ok {
+			local := "require:" + mod
+			l.file.Imports = append(l.file.Imports, ir.Import{Local: local, Module: mod})
+			return &ir.Name{ID: local, Pos: p}
+		}
+		return l.tsCall(n, n.ChildByFieldName("function"), false)
+	case "new_expression":
+		return l.tsCall(n, n.ChildByFieldName("constructor"), true)
+	case "await_expression", "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion", "spread_element":
+		for _, c := range named(n) {
+			switch c.Type() {
+			case "type_annotation", "type_identifier", "predefined_type", "generic_type", "type_arguments", "object_type", "union_type":
+				continue
+			}
+			return l.tsExpr(c)
+		}
+		return nil
+	case "binary_expression":
+		op := l.text(n.ChildByFieldName("operator"))
+		a, b := l.tsExpr(n.ChildByFieldName("left")), l.tsExpr(n.ChildByFieldName("right"))
+		if op == "+" && (isStringy(a) || isStringy(b)) {
+			return concat(p, a, b)
+		}
+		return &ir.Binary{Op: op, L: a, R: b, Pos: p}
+	case "ternary_expression":
+		return &ir.Other{Xs: []ir.Expr{l.tsExpr(n.ChildByFieldName("consequence")), l.tsExpr(n.ChildByFieldName("alternative"))}, Pos: p}
+	case "object":
+		d := &ir.Dict{Pos: p}
+		for _, c := range named(n) {
+			switch c.Type() {
+			case "pair":
+				k := c.ChildByFieldName("key")
+				kv := ir.KV{Value: l.tsExpr(c.ChildByFieldName("value"))}
+				switch k.Type() {
+				case "computed_property_name":
+					if cs := named(k); len(cs) > 0 {
+						kx := l.tsExpr(cs[0])
+						if lit, ok := kx.(*ir.Lit); ok && lit.Kind == "str" {
+							kv.Key = lit.Value
+						} else {
+							kv.KeyX = kx
+						}
+					}
+				default:
+					kv.Key = unquoteKey(l.text(k))
+				}
+				d.Entries = append(d.Entries, kv)
+			case "shorthand_property_identifier":
+				d.Entries = append(d.Entries, ir.KV{Key: l.text(c), Value: &ir.Name{ID: l.text(c), Pos: pos(c)}})
+			case "spread_element":
+				if cs := named(c); len(cs) > 0 {
+					d.Spreads = append(d.Spreads, l.tsExpr(cs[0]))
+				}
+			}
+		}
+		return d
+	case "array":
+		lst := &ir.List{Pos: p}
+		for _, c := range named(n) {
+			lst.Elems = append(lst.Elems, l.tsExpr(c))
+		}
+		return lst
+	case "arrow_function", "function_expression", "function", "generator_function":
+		name := "<lambda>"
+		return &ir.Lambda{F: l.tsFunc(name, n), Pos: p}
+	case "class":
+		l.tsClass(n)
+		return &ir.Other{Pos: p}
+	case "comment", "type_annotation", "type_arguments":
+		return nil
+	}
+	return l.other(n, l.tsExpr)
+}
+
+func (l *lowerer) tsCall(n, fn *sitter.Node, isNew bool) ir.Expr {
+	p := pos(n)
+	c := &ir.Call{Fun: l.tsExpr(fn), New: isNew, Pos: p}
+	if args := n.ChildByFieldName("arguments"); args != nil {
+		if args.Type() == "template_string" {
+			c.Args = append(c.Args, l.tsExpr(args))
+		} else {
+			for _, a := range named(args) {
+				if a.Type() == "comment" {
+					continue
+				}
+				c.Args = append(c.Args, l.tsExpr(a))
+			}
+		}
+	}
+	if at, ok := c.Fun.(*ir.Attr); ok && at.Name == "join" && len(c.Args) <= 1 {
+		return &ir.Str{Kind: "join", Parts: append([]ir.Expr{at.X}, c.Args...), Pos: p}
+	}
+	return c
+}

@@ -1,0 +1,202 @@
+package polyglot
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+)
+
+// resolver finds the project file an import names: Python modules by
+// their dotted path from the source root (the first directory up without
+// an __init__.py) or relative to the package, TypeScript and JavaScript
+// modules by relative path or by a tsconfig.json paths alias.
+type resolver struct {
+	byPath   map[string]*ir.File
+	pyModule map[string]*ir.File
+	mu       sync.Mutex
+	tsconfig map[string]*tsPaths // by directory
+}
+
+type tsPaths struct {
+	base  string
+	paths map[string][]string
+}
+
+func newResolver(files []*ir.File) *resolver {
+	r := &resolver{byPath: map[string]*ir.File{}, pyModule: map[string]*ir.File{}, tsconfig: map[string]*tsPaths{}}
+	for _, f := range files {
+		r.byPath[f.Path] = f
+		if f.Lang == "python" {
+			for _, m := range pyModuleNames(f.Path) {
+				if _, dup := r.pyModule[m]; !dup {
+					r.pyModule[m] = f
+				}
+			}
+		}
+	}
+	return r
+}
+
+// pyModuleNames are the dotted names a Python file is imported by: from
+// the first directory up that is not a package.
+func pyModuleNames(path string) []string {
+	dir, base := filepath.Split(path)
+	name := strings.TrimSuffix(base, ".py")
+	parts := []string{}
+	if name != "__init__" {
+		parts = append(parts, name)
+	}
+	dir = filepath.Clean(dir)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil {
+			break
+		}
+		parts = append([]string{filepath.Base(dir)}, parts...)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{strings.Join(parts, ".")}
+}
+
+func (r *resolver) resolve(from *ir.File, module string) *ir.File {
+	if from.Lang == "python" {
+		return r.resolvePython(from, module)
+	}
+	return r.resolveTS(from, module)
+}
+
+func (r *resolver) resolvePython(from *ir.File, module string) *ir.File {
+	if !strings.HasPrefix(module, ".") {
+		return r.pyModule[module]
+	}
+	level := len(module) - len(strings.TrimLeft(module, "."))
+	rest := strings.TrimLeft(module, ".")
+	dir := filepath.Dir(from.Path)
+	for i := 1; i < level; i++ {
+		dir = filepath.Dir(dir)
+	}
+	p := dir
+	if rest != "" {
+		p = filepath.Join(dir, filepath.FromSlash(strings.ReplaceAll(rest, ".", "/")))
+	}
+	for _, cand := range []string{p + ".py", filepath.Join(p, "__init__.py")} {
+		if f := r.byPath[cand]; f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+var tsExts = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
+
+func (r *resolver) resolveTS(from *ir.File, module string) *ir.File {
+	if strings.HasPrefix(module, "./") || strings.HasPrefix(module, "../") {
+		return r.tsFile(filepath.Join(filepath.Dir(from.Path), filepath.FromSlash(module)))
+	}
+	cfg := r.tsConfigFor(filepath.Dir(from.Path))
+	if cfg == nil {
+		return nil
+	}
+	for pat, targets := range cfg.paths {
+		prefix, wild := strings.CutSuffix(pat, "*")
+		if (wild && strings.HasPrefix(module, prefix)) || (!wild && module == pat) {
+			rest := strings.TrimPrefix(module, prefix)
+			for _, t := range targets {
+				t = strings.Replace(t, "*", rest, 1)
+				if f := r.tsFile(filepath.Join(cfg.base, filepath.FromSlash(t))); f != nil {
+					return f
+				}
+			}
+		}
+	}
+	if cfg.base != "" {
+		return r.tsFile(filepath.Join(cfg.base, filepath.FromSlash(module)))
+	}
+	return nil
+}
+
+func (r *resolver) tsFile(p string) *ir.File {
+	if f := r.byPath[p]; f != nil {
+		return f
+	}
+	stem := p
+	for _, ext := range []string{".js", ".mjs", ".cjs", ".jsx"} {
+		stem = strings.TrimSuffix(stem, ext)
+	}
+	for _, ext := range tsExts {
+		if f := r.byPath[stem+ext]; f != nil {
+			return f
+		}
+	}
+	for _, ext := range tsExts {
+		if f := r.byPath[filepath.Join(p, "index"+ext)]; f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+var jsonComment = regexp.MustCompile(`(?m)^\s*//.*$|/\*(?s:.*?)\*/`)
+var trailingComma = regexp.MustCompile(`,(\s*[}\]])`)
+
+// tsConfigFor reads the nearest tsconfig.json or jsconfig.json up from dir.
+func (r *resolver) tsConfigFor(dir string) *tsPaths {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var chain []string
+	var found *tsPaths
+	for d := dir; ; d = filepath.Dir(d) {
+		if c, ok := r.tsconfig[d]; ok {
+			found = c
+			break
+		}
+		chain = append(chain, d)
+		if c := readTSConfig(d); c != nil {
+			found = c
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for _, d := range chain {
+		r.tsconfig[d] = found
+	}
+	return found
+}
+
+func readTSConfig(dir string) *tsPaths {
+	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		data = trailingComma.ReplaceAll(jsonComment.ReplaceAll(data, nil), []byte("$1"))
+		var cfg struct {
+			CompilerOptions struct {
+				BaseURL string              `json:"baseUrl"`
+				Paths   map[string][]string `json:"paths"`
+			} `json:"compilerOptions"`
+		}
+		if json.Unmarshal(data, &cfg) != nil {
+			return &tsPaths{}
+		}
+		base := ""
+		if cfg.CompilerOptions.BaseURL != "" || len(cfg.CompilerOptions.Paths) > 0 {
+			base = filepath.Join(dir, filepath.FromSlash(cfg.CompilerOptions.BaseURL))
+		}
+		return &tsPaths{base: base, paths: cfg.CompilerOptions.Paths}
+	}
+	return nil
+}

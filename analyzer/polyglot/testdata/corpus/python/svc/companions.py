@@ -1,0 +1,59 @@
+# Companion rules: IDEM003 float, IDEM004 whole payload, IDEM005 bare
+# digest, IDEM007 lookup not scoped by tenant.
+import hashlib
+import hmac
+import json
+import os
+
+import requests
+
+API = "https://api.provider.example/charges"
+SECRET = os.environ["IDEMPOTENCY_HMAC_KEY"].encode()
+
+
+# case: rule/IDEM003 finding
+def float_key(order):
+    total = float(order["total"])
+    requests.post(API, headers={"Idempotency-Key": f"{order['id']}:{total:.2f}"})  # want IDEM003
+
+
+# case: rule/IDEM003 silent
+def cents_key(order):
+    cents = int(round(float(order["total"]) * 100))
+    requests.post(API, headers={"Idempotency-Key": f"{order['id']}:{cents}"})
+
+
+# case: rule/IDEM004 finding
+def payload_key(order):
+    mac = hmac.new(SECRET, json.dumps(order).encode(), hashlib.sha256)
+    requests.post(API, headers={"Idempotency-Key": mac.hexdigest()})  # want IDEM004
+
+
+# case: rule/IDEM004 silent
+def field_list_key(order):
+    mac = hmac.new(SECRET, json.dumps({"v": 1, "order_id": order["id"], "cents": order["cents"]}).encode(), hashlib.sha256)
+    requests.post(API, headers={"Idempotency-Key": mac.hexdigest()})
+
+
+# case: rule/IDEM005 finding
+def bare_digest_key(order):
+    digest = hashlib.sha256(f"{order['id']}:{order['phone']}".encode()).hexdigest()
+    requests.post(API, headers={"Idempotency-Key": digest})  # want IDEM005
+
+
+# case: rule/IDEM005 silent
+def checksum_not_key(order, blob):
+    etag = hashlib.md5(blob).hexdigest()
+    requests.post(API, headers={"If-None-Match": etag, "Idempotency-Key": order["id"]})
+
+
+# case: rule/IDEM007 finding
+def unscoped_lookup(cur, key):
+    cur.execute("SELECT response FROM idempotency_keys WHERE idempotency_key = %s", (key,))  # want IDEM007
+    return cur.fetchone()
+
+
+# case: rule/IDEM007 silent
+def scoped_lookup(cur, tenant, key):
+    cur.execute("SELECT response FROM idempotency_keys WHERE tenant_id = %s AND idempotency_key = %s", (tenant, key))
+    return cur.fetchone()

@@ -1,0 +1,6 @@
+class Intent:
+    pass
+
+
+class Payment:
+    pass

@@ -1,0 +1,90 @@
+# The pairs: a retry loop in a route vs in a consumer; a persisted
+# counter vs a per-attempt counter; a key built in a helper in another
+# module (imports resolved inside the project).
+import time
+import uuid
+
+import requests
+from flask import Flask
+
+from svc.keys import intent_key, random_key
+from . import keys
+
+API = "https://api.provider.example/charges"
+app = Flask(__name__)
+
+
+# case: pair/retry-route silent
+@app.route("/pay", methods=["POST"])
+def pay_route():
+    key = str(uuid.uuid4())
+    for attempt in range(3):
+        r = requests.post(API, headers={"Idempotency-Key": key})
+        if r.ok:
+            return "ok"
+        time.sleep(2 ** attempt)
+    return "failed", 502
+
+
+# case: pair/retry-consumer finding
+def pay_consumer(channel, method, properties, body):
+    key = str(uuid.uuid4())
+    for attempt in range(3):
+        r = requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
+        if r.ok:
+            channel.basic_ack(method.delivery_tag)
+            return
+        time.sleep(2 ** attempt)
+
+
+def consume(ch):
+    ch.basic_consume(queue="pay", on_message_callback=pay_consumer)
+
+
+# case: pair/persisted-counter silent
+def persisted_counter(conn, job_id):
+    cur = conn.execute("UPDATE jobs SET attempts = attempts + 1 WHERE id = %s RETURNING attempts, order_id", (job_id,))
+    attempts, order_id = cur.fetchone()
+    requests.post(API, headers={"Idempotency-Key": f"{order_id}-{attempts}"})
+
+
+# case: pair/per-attempt-counter finding
+def local_counter(order):
+    attempt = 0
+    while attempt < 3:
+        attempt += 1
+        r = requests.post(API, headers={"Idempotency-Key": f"{order['id']}-{attempt}"})  # want IDEM001
+        if r.ok:
+            break
+
+
+# case: flow/cross-module finding
+def helper_key(order):
+    requests.post(API, headers={"Idempotency-Key": random_key(order)})  # want IDEM001
+
+
+# case: flow/cross-module silent
+def helper_stable(order):
+    requests.post(API, headers={"Idempotency-Key": intent_key(order)})
+
+
+# case: flow/param-sink finding
+def through_sender(order):
+    keys.send_charge(order, str(uuid.uuid4()))
+
+
+# case: flow/param-sink silent
+def through_sender_stable(order):
+    keys.send_charge(order, f"charge-{order['id']}")
+
+
+# case: flow/field-sensitive silent
+def sibling_fields(order):
+    d = {"uid": str(uuid.uuid4()), "idempotency_key": order["idempotency_key"]}
+    keys.deliver(d)
+
+
+# case: flow/field-sensitive finding
+def sibling_fields_wrong(order):
+    d = {"uid": order["id"], "idempotency_key": str(uuid.uuid4())}
+    keys.deliver(d)

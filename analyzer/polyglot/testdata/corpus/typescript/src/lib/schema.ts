@@ -1,0 +1,1 @@
+export const intents = { orderId: "order_id", key: "idem_key" };

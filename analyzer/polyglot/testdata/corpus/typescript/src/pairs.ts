@@ -1,0 +1,71 @@
+// The issue's pairs: a retry loop in a route vs in a consumer; a persisted
+// counter vs a per-attempt counter; helpers imported through the @/ alias.
+import { randomUUID } from "crypto";
+import express from "express";
+import amqp from "amqplib";
+import { Pool } from "pg";
+import { randomKey, intentKey, sendCharge } from "@/lib/keys";
+
+const API = "https://api.provider.example/charges";
+const app = express();
+const pool = new Pool();
+
+// case: pair/retry-route silent
+app.post("/pay", async (req, res) => {
+  const key = randomUUID();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const r = await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+    if (r.ok) return res.sendStatus(200);
+  }
+  res.sendStatus(502);
+});
+
+// case: pair/retry-consumer finding
+async function payConsumer(msg: amqp.ConsumeMessage) {
+  const key = randomUUID();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const r = await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM001
+    if (r.ok) return;
+  }
+}
+
+export async function start(ch: amqp.Channel) {
+  await ch.consume("pay", (m) => payConsumer(m!));
+  await ch.consume("pay2", payConsumer);
+}
+
+// case: pair/persisted-counter silent
+export async function persistedCounter(jobId: string) {
+  const { rows } = await pool.query("UPDATE jobs SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts, order_id", [jobId]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `${rows[0].order_id}-${rows[0].attempts}` } });
+}
+
+// case: pair/per-attempt-counter finding
+export async function localCounter(orderId: string) {
+  let attempt = 0;
+  while (attempt < 3) {
+    attempt++;
+    const r = await fetch(API, { method: "POST", headers: { "Idempotency-Key": `${orderId}-${attempt}` } }); // want IDEM001
+    if (r.ok) break;
+  }
+}
+
+// case: flow/cross-module finding
+export async function helperKey(orderId: string) {
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": randomKey(orderId) } }); // want IDEM001
+}
+
+// case: flow/cross-module silent
+export async function helperStable(orderId: string) {
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": intentKey(orderId) } });
+}
+
+// case: flow/param-sink finding
+export async function throughSender(orderId: string) {
+  await sendCharge(orderId, randomUUID());
+}
+
+// case: flow/param-sink silent
+export async function throughSenderStable(orderId: string) {
+  await sendCharge(orderId, `charge-${orderId}`);
+}
