@@ -14,9 +14,11 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// A handler that terminates the harness's own database session while it
+// The harness's own database session is terminated while the handler
 // starts: the run has no verdict (exit 2) and says so in plain words, with
-// no library wording, and the schema is dropped over a new session.
+// no library wording, and the schema is dropped over a new session. The
+// test terminates it from outside, as the DSN's user: the handler runs as
+// the run's role, which may not signal the harness's session.
 func TestLostDatabaseConnectionIsAnEnvironmentError(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("psql"); err != nil {
@@ -24,10 +26,10 @@ func TestLostDatabaseConnectionIsAnEnvironmentError(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg := Config{
-		// The harness's session is named after the run's schema, which
-		// is the handler's current_schema().
-		Handler: `psql -X -q -t -A -c "select current_schema()" > "$SCHEMA_FILE" &&
-psql -X -q -t -A -c "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'idemcheck ' || current_schema()" > /dev/null &&
+		// The handler names its schema (the harness's session is named
+		// after it), then waits until the test has terminated that session.
+		Handler: `psql -X -q -t -A -c "select current_schema()" > "$SCHEMA_FILE.tmp" && mv "$SCHEMA_FILE.tmp" "$SCHEMA_FILE" &&
+i=0; while [ ! -e "$GO_FILE" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done &&
 cat > /dev/null &&
 curl -sS -f -H 'Idempotency-Key: fixed' --data '{"amount":"150.00"}' "$PROVIDER_URL/v1/charges" > /dev/null`,
 		Message:    readTestdata(t, "message.json"),
@@ -38,10 +40,18 @@ curl -sS -f -H 'Idempotency-Key: fixed' --data '{"amount":"150.00"}' "$PROVIDER_
 	n := testenv.Repeat(t)
 	for i := 0; i < n; i++ {
 		file := filepath.Join(dir, "schema")
+		goFile := filepath.Join(dir, "go")
 		_ = os.Remove(file)
-		cfg.Env = append(os.Environ(), "SCHEMA_FILE="+file)
+		_ = os.Remove(goFile)
+		cfg.Env = append(os.Environ(), "SCHEMA_FILE="+file, "GO_FILE="+goFile)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		terminated := make(chan error, 1)
+		go func() { terminated <- terminateHarnessSession(ctx, cfg.DSN, file, goFile) }()
 		rep, err := Run(ctx, cfg)
+		if terr := <-terminated; terr != nil {
+			cancel()
+			t.Fatalf("run %d: terminating the harness's session: %v", i+1, terr)
+		}
 		cancel()
 		var env *EnvError
 		if !errors.As(err, &env) {
@@ -63,6 +73,36 @@ curl -sS -f -H 'Idempotency-Key: fixed' --data '{"amount":"150.00"}' "$PROVIDER_
 			t.Errorf("run %d: schema %s left behind", i+1, s)
 		}
 	}
+}
+
+// terminateHarnessSession waits for the handler to name its schema in
+// schemaFile, terminates the harness's session of that run (named
+// "idemcheck SCHEMA"), then lets the handler go on by creating goFile.
+func terminateHarnessSession(ctx context.Context, dsn, schemaFile, goFile string) error {
+	defer os.WriteFile(goFile, nil, 0o644)
+	var schema string
+	for schema == "" {
+		if b, err := os.ReadFile(schemaFile); err == nil {
+			schema = strings.TrimSpace(string(b))
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	var n int
+	err = c.QueryRow(ctx, "select count(pg_terminate_backend(pid)) from pg_stat_activity where application_name = 'idemcheck ' || $1::text", schema).Scan(&n)
+	if err == nil && n == 0 {
+		return errors.New("no session named after schema " + schema)
+	}
+	return err
 }
 
 func schemaExists(t *testing.T, dsn, schema string) bool {
