@@ -52,7 +52,6 @@ type expectation struct {
 	endpoints []string // endpoints the clean round called
 	reference bool     // this is the clean round: its counts are the reference
 	resend    bool     // a resend round: two deliveries of one action
-	respell   bool     // a respell round: the same message spelled two ways
 	learned   bool     // a clean round ran before: endpoints is what it called
 	// killLanded is set when the round's kill point was reached.
 	killLanded bool
@@ -66,9 +65,6 @@ type expectation struct {
 func (exp expectation) driftReason(endpoint string) string {
 	if exp.resend && !exp.drifted[endpoint] {
 		return resendExplanation
-	}
-	if exp.respell && !exp.drifted[endpoint] {
-		return respellExplanation
 	}
 	return "key drawn in the attempt"
 }
@@ -152,10 +148,6 @@ func checkKeyStable(r *Round, exp expectation) Check {
 // resendExplanation is why a re-sent message got a second key.
 const resendExplanation = "the key follows the transport's message id"
 
-// respellExplanation is why the same message spelled another way got a
-// second key.
-const respellExplanation = "the key follows how the message is spelled, not what it says: normalize before keying"
-
 func checkPayloadFrozen(r *Round) Check {
 	requests := map[string]int{}
 	bodies := map[string][]string{}
@@ -237,7 +229,7 @@ func providerEffects(r *Round, endpoints []string, exp expectation) []finding {
 				text: fmt.Sprintf("lost %s (0 effects at %s)", noun, e)})
 		case t.Executed > 1:
 			text := fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts))
-			if why := exp.driftReason(e); (why == resendExplanation || why == respellExplanation) && len(t.Keys) > 1 {
+			if why := exp.driftReason(e); why == resendExplanation && len(t.Keys) > 1 {
 				text += ": " + why
 			}
 			fs = append(fs, finding{severity: sevDuplicated, subject: e, text: text})

@@ -324,9 +324,6 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 	if h.resendApplies() {
 		candidates = append(candidates, KillPoint{Kind: KillResend})
 	}
-	if h.respellApplies() {
-		candidates = append(candidates, KillPoint{Kind: KillRespell})
-	}
 	if !random {
 		return append(plan, append(candidates, KillPoint{Kind: KillConcurrent, N: 2})...)
 	}
@@ -449,15 +446,6 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	rs := newRoundState(h, kp)
-	if kp.Kind == KillRespell {
-		// The round's kill is the one a frozen row is for; every
-		// redelivery after it is the message spelled another way.
-		rs = newRoundState(h, h.respellKill())
-		if err := rs.prepareRespell(); err != nil {
-			return Round{}, &EnvError{Err: err}
-		}
-		defer rs.cleanupResend()
-	}
 	if kp.Kind == KillConcurrent {
 		// A server answers every delivery from one process: its arrivals
 		// cannot be told apart by delivery.
@@ -510,9 +498,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, err
 	}
 	round := rs.result(index)
-	round.KillPoint = kp.String()
 	round.Resent = rs.resendChanges
-	round.Respelled = rs.respellChanges
 	if rs.rv != nil {
 		round.Rendezvous = rs.rv.report(rs.start)
 	}
@@ -541,7 +527,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK, resend: kp.Kind == KillResend,
-		respell: kp.Kind == KillRespell, learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted}
+		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted}
 	if !exp.reference {
 		expectLocal(local, h.learned.LocalEffects)
 	}
@@ -560,7 +546,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, err // the answers may have come from another run's server
 	}
 	round.Passed = allPassed(round.Checks)
-	if kp.Kind != KillResend && kp.Kind != KillRespell {
+	if kp.Kind != KillResend {
 		h.noteDrift(round)
 	}
 	if err := h.environmentFailure(index, round); err != nil {

@@ -20,7 +20,6 @@ const (
 	KillTime          = "time"           // killed after a delay
 	KillConcurrent    = "concurrent"     // no kill: N deliveries of the same message at once
 	KillResend        = "resend"         // no kill: the message re-sent under fresh envelope ids after it was acknowledged
-	KillRespell       = "respell"        // killed at the first response (or write), redelivered with its equal values spelled another way
 	KillRandom        = "random"         // --rounds K rounds at random kill points (--seed)
 )
 
@@ -63,8 +62,6 @@ func (k KillPoint) Label() string {
 		return fmt.Sprintf("%d deliveries at once", k.N)
 	case KillResend:
 		return "re-sent with fresh envelope ids"
-	case KillRespell:
-		return "killed, redelivered spelled another way"
 	}
 	return "kill at " + k.String()
 }
@@ -84,7 +81,7 @@ func ParseKillPoint(s string) (KillPoint, error) {
 		if !hasArg {
 			return KillPoint{Kind: KillNone}, nil
 		}
-	case KillRandom, KillResend, KillRespell:
+	case KillRandom, KillResend:
 		if !hasArg {
 			return KillPoint{Kind: kind}, nil
 		}
@@ -139,4 +136,4 @@ func KillPointForms() []string {
 }
 
 // killKinds are the kill points' names, for a suggestion on a typo.
-var killKinds = []string{KillNone, KillRequest, KillResponse, KillAfterResponse, KillDBWrite, KillDBCommitLost, KillTime, KillConcurrent, KillResend, KillRespell, KillRandom}
+var killKinds = []string{KillNone, KillRequest, KillResponse, KillAfterResponse, KillDBWrite, KillDBCommitLost, KillTime, KillConcurrent, KillResend, KillRandom}

@@ -65,10 +65,8 @@ func (rs *roundState) message(d int) delivered {
 }
 
 func (rs *roundState) cleanupResend() {
-	for _, d := range []*delivered{rs.resend, rs.respell} {
-		if d != nil {
-			os.Remove(d.file)
-		}
+	if rs.resend != nil {
+		os.Remove(rs.resend.file)
 	}
 }
 

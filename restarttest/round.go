@@ -36,13 +36,9 @@ type roundState struct {
 
 	resend        *delivered // the re-sent message of a resend round
 	resendChanges []EnvelopeChange
-	// respellChanges are the values a respell round's second delivery
-	// spelled another way (it reuses the resend round's second message).
-	respellChanges []EnvelopeChange
-	respell        *delivered  // a respell round's redeliveries
-	rv             *rendezvous // a concurrent round's rendezvous; nil otherwise
-	gate           *startGate  // a concurrent round over HTTP: the deliveries' start
-	holds          *holdCount  // deliveries the harness holds right now
+	rv            *rendezvous // a concurrent round's rendezvous; nil otherwise
+	gate          *startGate  // a concurrent round over HTTP: the deliveries' start
+	holds         *holdCount  // deliveries the harness holds right now
 }
 
 // sentBy is the attempt an effect request came from and its index among
@@ -320,7 +316,7 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 		}
 		// The kill stays armed until it lands: an attempt that failed on
 		// its own first (a provider 500, a crash) does not use it up.
-		a := &attemptRun{armed: armable && !rs.killLanded(), msg: rs.attemptMessage(delivery, i)}
+		a := &attemptRun{armed: armable && !rs.killLanded(), msg: rs.message(delivery)}
 		a.rec.Delivery, a.rec.Index = delivery, i
 		if i == 1 {
 			a.gate = rs.gate

@@ -139,7 +139,6 @@ func (t *textWriter) round(r Round) {
 	}
 	t.keyLen = shortKeyLen(keys)
 	t.resent(r.Resent)
-	t.respelled(r.Respelled)
 	t.rendezvous(r.Rendezvous)
 	shown := make([]bool, len(r.EffectRequests))
 	concurrent := kp.Kind == KillConcurrent
@@ -251,17 +250,6 @@ func (t *textWriter) resent(changes []EnvelopeChange) {
 		parts = append(parts, fmt.Sprintf("%s %s → %s", c.Path, shortJSON(c.From), shortJSON(c.To)))
 	}
 	t.line("  %s", t.st.Muted.Render("delivery 2 re-sent after delivery 1 was acknowledged, with fresh "+strings.Join(parts, ", ")))
-}
-
-func (t *textWriter) respelled(changes []EnvelopeChange) {
-	if len(changes) == 0 {
-		return
-	}
-	var parts []string
-	for _, c := range changes {
-		parts = append(parts, fmt.Sprintf("%s %s → %s", c.Path, shortJSON(c.From), shortJSON(c.To)))
-	}
-	t.line("  %s", t.st.Muted.Render("redelivered after the kill with its members reordered and "+strings.Join(parts, ", ")))
 }
 
 // rendezvous says whether a concurrent round's deliveries really raced.
