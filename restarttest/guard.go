@@ -64,7 +64,10 @@ type schemaGuard struct {
 	active bool
 	reason string // why the guard is off
 	role   bool   // the run's sessions log in as the run's role
-	noRole string // why they do not
+	// drainLimit bounds the wait, at removal, for transactions that began
+	// while the triggers were enabled; zero means guardDrainLimit.
+	drainLimit time.Duration
+	noRole     string // why they do not
 
 	mu      sync.Mutex
 	touched []string
@@ -137,24 +140,56 @@ func installGuard(ctx context.Context, admin *pgx.Conn, schema string, role *run
 
 // remove disables the triggers, then drops them and their function (ending
 // the admin session would too). Event triggers fire in every session of
-// the database: one that has just looked ours up would fail with "cache
-// lookup failed for function" if the function went at that instant, so
-// they are disabled first and dropped a moment later.
+// the database, and a session keeps the list it looked up until its next
+// transaction: one whose transaction began while ours were enabled may
+// still call our function, and fails with "cache lookup failed for
+// function" if the function has gone. So the triggers are disabled first
+// and dropped only once every transaction older than the disable has ended
+// (a newer one rereads the list), or after guardDrainLimit for a session
+// that stays in its transaction.
 func (g *schemaGuard) remove(ctx context.Context, admin *pgx.Conn) {
 	if g == nil || !g.active {
 		return
 	}
 	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("alter event trigger %s_ddl disable; alter event trigger %s_drop disable", g.name, g.name)).ReadAll()
-	select {
-	case <-time.After(guardDrainTime):
-	case <-ctx.Done():
+	limit := g.drainLimit
+	if limit == 0 {
+		limit = guardDrainLimit
 	}
+	waitForOlderTransactions(ctx, admin, limit)
 	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("drop event trigger if exists %s_ddl; drop event trigger if exists %s_drop; drop function if exists pg_temp.%s()", g.name, g.name, g.name)).ReadAll()
 }
 
-// guardDrainTime is how long disabled triggers stay before they are
-// dropped.
-const guardDrainTime = 100 * time.Millisecond
+// guardDrainLimit bounds the wait for the transactions that began before
+// the triggers were disabled.
+const guardDrainLimit = 10 * time.Second
+
+// olderTransactions counts the other client sessions of this database whose
+// transaction began before $1.
+const olderTransactions = `select count(*) from pg_stat_activity
+where datname = current_database() and pid <> pg_backend_pid()
+  and backend_type = 'client backend' and xact_start < $1`
+
+// waitForOlderTransactions returns once no other session of the database is
+// in a transaction that began before the call, or after limit.
+func waitForOlderTransactions(ctx context.Context, admin *pgx.Conn, limit time.Duration) {
+	var since time.Time
+	if err := admin.QueryRow(ctx, "select clock_timestamp()").Scan(&since); err != nil {
+		return
+	}
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		var n int
+		if err := admin.QueryRow(ctx, olderTransactions, since).Scan(&n); err != nil || n == 0 {
+			return
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return
+		}
+	}
+}
 
 // notice takes a guard warning; it reports whether msg was one.
 func (g *schemaGuard) notice(who, msg string) bool {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -324,5 +325,76 @@ func TestGuardForUsersWithoutSuperuser(t *testing.T) {
 		if err := c.QueryRow(ctx, "select count(*) from pg_roles where rolname = $1", rep.Schema).Scan(&roles); err != nil || roles != 0 {
 			t.Errorf("role %s left: %d %v", rep.Schema, roles, err)
 		}
+	}
+}
+
+// TestGuardRemovalWaitsForOlderTransactions: another session whose
+// transaction began while the guard's triggers were enabled may still call
+// their function, so the function stays until that transaction ends; a DDL
+// command in it must not fail with "cache lookup failed for function".
+func TestGuardRemovalWaitsForOlderTransactions(t *testing.T) {
+	ctx := context.Background()
+	connect := func() *pgx.Conn {
+		c, err := pgx.Connect(ctx, dsn(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(ctx) })
+		return c
+	}
+	admin, other, watcher := connect(), connect(), connect()
+	g := installGuard(ctx, admin, "idemcheck_guard_test_"+randomHex(3), nil)
+	if !g.active {
+		t.Skipf("no guard: %s", g.reason)
+	}
+	g.drainLimit = time.Hour // the test, not the limit, ends the wait
+	tx, err := other.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "create temporary table idemcheck_guard_older (x int)"); err != nil {
+		t.Fatal(err)
+	}
+	removed := make(chan struct{})
+	go func() { g.remove(ctx, admin); close(removed) }()
+	// Once the triggers are disabled, removal waits for the other
+	// transaction: its function is still there.
+	for {
+		var state string
+		if err := watcher.QueryRow(ctx, "select evtenabled from pg_event_trigger where evtname = $1", g.name+"_ddl").Scan(&state); err != nil {
+			t.Fatalf("the triggers went before the older transaction ended: %v", err)
+		}
+		if state == "D" {
+			break
+		}
+		select {
+		case <-removed:
+			t.Fatal("removal returned before the older transaction ended")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	// Give a removal that does not wait the time to drop the function (the
+	// old one waited 100 ms); one that waits is still waiting, whatever the
+	// load, so this pause cannot fail a correct removal.
+	time.Sleep(300 * time.Millisecond)
+	var functions int
+	if err := watcher.QueryRow(ctx, "select count(*) from pg_proc where proname = $1", g.name).Scan(&functions); err != nil || functions != 1 {
+		t.Fatalf("the guard's function went while an older transaction could still call it (%d, %v)", functions, err)
+	}
+	if _, err := tx.Exec(ctx, "create temporary table idemcheck_guard_older2 (x int)"); err != nil {
+		t.Fatalf("DDL in a transaction older than the removal: %v", err)
+	}
+	select {
+	case <-removed:
+		t.Fatal("removal returned before the older transaction ended")
+	default:
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	<-removed
+	var left int
+	if err := watcher.QueryRow(ctx, "select count(*) from pg_event_trigger where evtname like $1", g.name+"%").Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d triggers left after removal (%v)", left, err)
 	}
 }
