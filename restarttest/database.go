@@ -145,6 +145,10 @@ type database struct {
 	guard  *schemaGuard
 	role   *runRole  // nil: the DSN's user does it all
 	setup  *pgx.Conn // the role's session, else admin
+	// seeded counts each table's rows after the setup, when countSeeds
+	// asks for it (see tablerows.go).
+	countSeeds bool
+	seeded     map[string]int64
 }
 
 func openDatabase(ctx context.Context, dsn string) (*database, error) {
@@ -249,7 +253,13 @@ func (db *database) resetSchema(ctx context.Context, setup string) error {
 	if err := db.guard.check(db.schema); err != nil {
 		return err
 	}
-	return tx.Commit(ctx)
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	if db.countSeeds {
+		db.seeded, _ = db.tableRows(ctx) // only advice depends on it
+	}
+	return nil
 }
 
 // terminateLockHolders ends the connections that still hold locks in the

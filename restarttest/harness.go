@@ -254,7 +254,7 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 		if reference {
 			h.learn(round)
 		}
-		if err := h.unjudgeable(i+1, round, reference); err != nil {
+		if err := h.unjudgeable(ctx, i+1, round, reference); err != nil {
 			return h.finish(rep), err
 		}
 		if reference {
@@ -433,6 +433,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	if err := h.db.guard.check(h.db.schema); err != nil {
 		return Round{}, err
 	}
+	// Only the clean round's advice (hygiene.go) needs the seeded rows.
+	h.db.countSeeds = !h.learnedOK && len(h.cfg.EffectSQL) == 0
 	if err := h.db.resetSchema(ctx, h.cfg.Setup); err != nil {
 		var env *EnvError
 		switch lost := h.db.lostConnection(ctx, err); {

@@ -1,6 +1,7 @@
 package restarttest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -15,16 +16,29 @@ const nothingToJudgeAdvice = "send the handler's effect requests to $PROVIDER_UR
 // handler failing on its own (the clean round, or a first round that never
 // reached its kill point, with no delivery acknowledged), or when the clean
 // round (reference) had nothing to judge.
-func (h *harness) unjudgeable(index int, r Round, reference bool) error {
+func (h *harness) unjudgeable(ctx context.Context, index int, r Round, reference bool) error {
 	if reference || index == 1 {
 		if err := failedOnItsOwn(r); err != nil {
 			return err
 		}
 	}
 	if reference && len(r.EffectRequests) == 0 && len(h.cfg.EffectSQL) == 0 {
-		return &EnvError{Err: errors.New("the clean round made no effect request and no --effect-sql was given: nothing to judge; " + nothingToJudgeAdvice)}
+		return &EnvError{Err: errors.New("the clean round made no effect request and no --effect-sql was given: nothing to judge; " + h.cleanRoundAdvice(ctx, r))}
 	}
 	return nil
+}
+
+// cleanRoundAdvice names the tables the clean round added rows to, when it
+// committed writes; the schema still holds that round's rows.
+func (h *harness) cleanRoundAdvice(ctx context.Context, r Round) string {
+	if r.Writes == 0 || h.db == nil || h.db.seeded == nil {
+		return nothingToJudgeAdvice
+	}
+	after, err := h.db.tableRows(ctx)
+	if err != nil {
+		return nothingToJudgeAdvice
+	}
+	return effectSQLAdvice(grownTables(h.db.seeded, after))
 }
 
 // failedOnItsOwn reports a round in which no attempt was acknowledged and

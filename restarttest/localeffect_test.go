@@ -81,8 +81,11 @@ func TestLocalEffectOrderBeforeKeyFails(t *testing.T) {
 func TestNothingToJudgeIsNoVerdict(t *testing.T) {
 	t.Parallel()
 	rep, env := runNoVerdict(t, localOrderConfig(t, ""))
-	if !strings.Contains(env.Error(), "nothing to judge") || !strings.Contains(env.Error(), "--effect-sql") {
-		t.Errorf("error %q", env)
+	// The advice names the tables the clean round added rows to (an order
+	// and its key), each with the count that would judge it.
+	want := "nothing to judge; it added rows to idempotency_keys (+1), orders (+1): count the table that is its effect with --effect-sql 'select count(*) from idempotency_keys' or --effect-sql 'select count(*) from orders'"
+	if !strings.Contains(env.Error(), want) {
+		t.Errorf("error %q, want it to contain %q", env, want)
 	}
 	if len(rep.Rounds) != 1 || rep.Rounds[0].KillPoint != KillNone {
 		t.Fatalf("rounds %v, want the clean round only", killPoints(rep))
@@ -163,5 +166,18 @@ func TestSummaryNamesEachFailureOnceMostSeriousFirst(t *testing.T) {
 	want := "FAIL 2/2 rounds: lost charge (0 effects at POST /v1/charges) in round request; not acknowledged (delivery 1 after 3 attempt(s), last: exit 0) in rounds response, request"
 	if rep.Summary != want {
 		t.Errorf("summary %q\nwant    %q", rep.Summary, want)
+	}
+}
+
+func TestEffectSQLAdviceNamesAtMostThreeTables(t *testing.T) {
+	before := map[string]int64{"accounts": 2, "orders": 0}
+	after := map[string]int64{"accounts": 2, "orders": 1, "ledger": 2, "keys": 1, "outbox": 1}
+	got := effectSQLAdvice(grownTables(before, after))
+	want := "it added rows to keys (+1), ledger (+2), orders (+1), 1 more: count the table that is its effect with --effect-sql 'select count(*) from keys' or --effect-sql 'select count(*) from ledger' or --effect-sql 'select count(*) from orders', or send its effect requests to $PROVIDER_URL"
+	if got != want {
+		t.Errorf("advice\n%s\nwant\n%s", got, want)
+	}
+	if got := effectSQLAdvice(grownTables(before, before)); got != nothingToJudgeAdvice {
+		t.Errorf("no growth: %q", got)
 	}
 }
