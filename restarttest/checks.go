@@ -59,14 +59,20 @@ type expectation struct {
 	// earlier round: in a resend round that, not the message id, explains
 	// a second key.
 	drifted map[string]bool
+	// concurrent is set in a concurrent:N round; steady are the endpoints
+	// that kept one key across a redelivery in an earlier round.
+	concurrent bool
+	steady     map[string]bool
 }
 
-// driftReason explains why an endpoint got more than one key in a round.
-func (exp expectation) driftReason(endpoint string) string {
+// driftReason explains why an endpoint got more than one key in a round:
+// the transport's id in a resend round, a race when only concurrent
+// deliveries drew their own keys, else what the keys show (driftcause.go).
+func (exp expectation) driftReason(endpoint string, keys []string) string {
 	if exp.resend && !exp.drifted[endpoint] {
 		return resendExplanation
 	}
-	return "key drawn in the attempt"
+	return driftCause(keys, exp.concurrent && exp.steady[endpoint] && !exp.drifted[endpoint])
 }
 
 // runChecks judges a round. Each endpoint the clean round called must see
@@ -133,7 +139,7 @@ func checkKeyStable(r *Round, exp expectation) Check {
 	var fs []finding
 	for _, t := range r.Effects {
 		if len(t.Keys) > 1 {
-			why := exp.driftReason(t.Endpoint)
+			why := exp.driftReason(t.Endpoint, t.Keys)
 			fs = append(fs, finding{severity: sevKeyDrift, subject: t.Endpoint + why,
 				text:     fmt.Sprintf("%s: %d different keys (%s): %s", t.Endpoint, len(t.Keys), shortKeys(t.Keys), why),
 				headline: fmt.Sprintf("%s (%s: %d different keys %s)", why, t.Endpoint, len(t.Keys), shortKeys(t.Keys))})
@@ -229,7 +235,7 @@ func providerEffects(r *Round, endpoints []string, exp expectation) []finding {
 				text: fmt.Sprintf("lost %s (0 effects at %s)", noun, e)})
 		case t.Executed > 1:
 			text := fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts))
-			if why := exp.driftReason(e); why == resendExplanation && len(t.Keys) > 1 {
+			if why := exp.driftReason(e, t.Keys); why == resendExplanation && len(t.Keys) > 1 {
 				text += ": " + why
 			}
 			fs = append(fs, finding{severity: sevDuplicated, subject: e, text: text})

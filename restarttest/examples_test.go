@@ -166,6 +166,11 @@ func TestExampleCheckThenActDuplicatesUnderConcurrency(t *testing.T) {
 	if !check(r, CheckAcked).Passed {
 		t.Errorf("concurrent round: both deliveries should be acknowledged: %+v", check(r, CheckAcked))
 	}
+	// The redelivery after the kill kept its key: the two keys are a race
+	// with nothing unique behind the check, not a key drawn per attempt.
+	if stable := check(r, CheckKeyStable); stable.Passed || !strings.Contains(stable.Detail, raceInKey) {
+		t.Errorf("concurrent round: key-stable = %+v, want the race named", stable)
+	}
 	if runtime.GOOS == "linux" {
 		// Each simultaneous delivery's request is traced to its process.
 		seen := map[int]bool{}
@@ -211,8 +216,17 @@ func TestShellHandlers(t *testing.T) {
 	if once := check(rep.Rounds[0], CheckEffectOnce); once.Passed || !strings.HasPrefix(once.Detail, "duplicated") {
 		t.Errorf("timekey.sh: effect-once = %+v, want duplicated", once)
 	}
-	if check(rep.Rounds[0], CheckKeyStable).Passed {
-		t.Error("timekey.sh: key-stable passed with a clock key")
+	if stable := check(rep.Rounds[0], CheckKeyStable); stable.Passed || !strings.Contains(stable.Detail, "the key carries a clock reading") {
+		t.Errorf("timekey.sh: key-stable = %+v, want the clock named", stable)
+	}
+	// A counter the handler keeps: the explanation names the count.
+	counted := base
+	counted.Handler = "sh ../testdata/restart/sh/countkey.sh"
+	counted.KillPoints = []KillPoint{{Kind: KillResponse}}
+	rep = run(t, counted)
+	want := "pay-42-attempt-1, pay-42-attempt-2): the key carries a number that grows with each delivery (1, then 2)"
+	if stable := check(rep.Rounds[0], CheckKeyStable); stable.Passed || !strings.Contains(stable.Detail, want) {
+		t.Errorf("countkey.sh: key-stable = %+v, want %q", stable, want)
 	}
 }
 

@@ -122,6 +122,7 @@ type harness struct {
 	// drifted are the endpoints whose key changed between attempts in a
 	// round before: a resend round's second key is no news about them.
 	drifted    map[string]bool
+	steady     map[string]bool // endpoints that kept one key across attempts
 	cleanMS    int64
 	roundMu    sync.Mutex
 	round      *roundState
@@ -276,14 +277,21 @@ func (h *harness) finish(rep *Report) *Report {
 	return rep
 }
 
-// noteDrift remembers the endpoints whose key was drawn per attempt.
-func (h *harness) noteDrift(r Round) {
+// noteDrift remembers the endpoints whose key was drawn per attempt, and,
+// outside concurrent rounds, those that kept one key over several requests.
+func (h *harness) noteDrift(r Round, concurrent bool) {
 	for _, t := range r.Effects {
-		if len(t.Keys) > 1 {
+		switch {
+		case len(t.Keys) > 1:
 			if h.drifted == nil {
 				h.drifted = map[string]bool{}
 			}
 			h.drifted[t.Endpoint] = true
+		case len(t.Keys) == 1 && t.Requests > 1 && !concurrent:
+			if h.steady == nil {
+				h.steady = map[string]bool{}
+			}
+			h.steady[t.Endpoint] = true
 		}
 	}
 }
@@ -529,7 +537,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK, resend: kp.Kind == KillResend,
-		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted}
+		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted,
+		concurrent: kp.Kind == KillConcurrent, steady: h.steady}
 	if !exp.reference {
 		expectLocal(local, h.learned.LocalEffects)
 	}
@@ -549,7 +558,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	}
 	round.Passed = allPassed(round.Checks)
 	if kp.Kind != KillResend {
-		h.noteDrift(round)
+		h.noteDrift(round, kp.Kind == KillConcurrent)
 	}
 	if err := h.environmentFailure(index, round); err != nil {
 		return Round{}, err

@@ -1,0 +1,28 @@
+package restarttest
+
+import "testing"
+
+func TestDriftCauseReadsTheKeys(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want string
+	}{
+		{"pay-42-false", "pay-42-true", "the key follows the delivery's redelivered flag (false, then true): a redelivery changes it"},
+		{"order:7:1", "order:7:2", "the key carries a number that grows with each delivery (1, then 2): a delivery count, an attempt counter or an id drawn per delivery, which a redelivery changes"},
+		{"job-41", "job-42", "the key carries a number that grows with each delivery (41, then 42): a delivery count, an attempt counter or an id drawn per delivery, which a redelivery changes"},
+		{"o1-2026-12-01T19:20", "o1-2026-12-01T19:21", "the key carries a clock reading (2026-12-01T19:20, then 2026-12-01T19:21): a redelivery reads another"},
+		{"o1-1764616800", "o1-1764616803", "the key carries a clock reading (1764616800, then 1764616803): a redelivery reads another"},
+		{"o1-20261201192003", "o1-20261201192005", "the key carries a clock reading (20261201192003, then 20261201192005): a redelivery reads another"},
+		{"pay-1764616800123456789-4242", "pay-1764616801987654321-4299", "the key carries a clock reading (1764616800123456789, then 1764616801987654321): a redelivery reads another"},
+		{"c36c2a0e-77f1-4c7e-9d1b-0a5a3b3f4e10", "3beb9f3a-1c2d-4e5f-8a9b-7c6d5e4f3a21", drawnInAttempt},
+		{"order-9", "order-3", drawnInAttempt}, // a number that shrank is no count
+		{"k", "kk", drawnInAttempt},
+	} {
+		if got := driftCause([]string{tc.a, tc.b}, false); got != tc.want {
+			t.Errorf("%s, %s:\n got %s\nwant %s", tc.a, tc.b, got, tc.want)
+		}
+	}
+	if got := driftCause([]string{"a1", "b2"}, true); got != raceInKey {
+		t.Errorf("concurrent only: %s", got)
+	}
+}
