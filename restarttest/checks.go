@@ -140,7 +140,7 @@ func checkKeyStable(r *Round, exp expectation) Check {
 	for _, t := range r.Effects {
 		if len(t.Keys) > 1 {
 			why := exp.driftReason(t.Endpoint, t.Keys)
-			fs = append(fs, finding{severity: sevKeyDrift, subject: t.Endpoint + why,
+			fs = append(fs, finding{severity: sevKeyDrift, subject: t.Endpoint + why, endpoint: t.Endpoint, cause: why,
 				text:     fmt.Sprintf("%s: %d different keys (%s): %s", t.Endpoint, len(t.Keys), shortKeys(t.Keys), why),
 				headline: fmt.Sprintf("%s (%s: %d different keys %s)", why, t.Endpoint, len(t.Keys), shortKeys(t.Keys))})
 		}
@@ -235,10 +235,12 @@ func providerEffects(r *Round, endpoints []string, exp expectation) []finding {
 				text: fmt.Sprintf("lost %s (0 effects at %s)", noun, e)})
 		case t.Executed > 1:
 			text := fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts))
+			cause := ""
 			if why := exp.driftReason(e, t.Keys); why == resendExplanation && len(t.Keys) > 1 {
 				text += ": " + why
+				cause = why
 			}
-			fs = append(fs, finding{severity: sevDuplicated, subject: e, text: text})
+			fs = append(fs, finding{severity: sevDuplicated, subject: e, text: text, endpoint: e, cause: cause})
 		}
 	}
 	return fs

@@ -54,6 +54,10 @@ type finding struct {
 	subject  string
 	text     string // in the check's detail
 	headline string // in the summary, when it reads better than text there
+	// cause is why an endpoint's keys drifted, when the text states it; a
+	// duplicate that states the same cause makes the drift's own entry in
+	// the summary a repetition.
+	endpoint, cause string
 }
 
 func (f finding) summaryText() string {
@@ -119,7 +123,20 @@ func distinctFailures(rounds []Round) []*summaryEntry {
 	slices.SortStableFunc(out, func(a, b *summaryEntry) int {
 		return cmp.Or(cmp.Compare(a.severity, b.severity), cmp.Compare(a.order, b.order))
 	})
-	return out
+	all := slices.Clone(out)
+	return slices.DeleteFunc(out, func(e *summaryEntry) bool { return statedBefore(e, all) })
+}
+
+// statedBefore reports a key drift whose cause a duplicate of the same
+// endpoint already states, in every round the drift was seen in.
+func statedBefore(e *summaryEntry, all []*summaryEntry) bool {
+	if e.severity != sevKeyDrift || e.cause == "" {
+		return false
+	}
+	return slices.ContainsFunc(all, func(d *summaryEntry) bool {
+		return d.severity == sevDuplicated && d.endpoint == e.endpoint && d.cause == e.cause &&
+			!slices.ContainsFunc(e.rounds, func(r string) bool { return !slices.Contains(d.rounds, r) })
+	})
 }
 
 func roundList(kps []string) string {
