@@ -93,7 +93,10 @@ const (
 
 // Attempt is one delivery attempt of the message.
 type Attempt struct {
-	Delivery   int    `json:"delivery"` // 1, or 1..N in concurrent rounds
+	// Delivery is 1, or 1..N in concurrent rounds. With a broker it is
+	// the consumer process the attempt ran in: the broker decides which
+	// copy of the message each consumer gets.
+	Delivery   int    `json:"delivery"`
 	Index      int    `json:"attempt"`  // 1 is the first delivery, 2.. are redeliveries
 	StartMS    int64  `json:"start_ms"` // since the round started
 	DurationMS int64  `json:"duration_ms"`

@@ -35,7 +35,12 @@ type Style func(p Part, text string) string
 // plain text.
 func WriteText(w io.Writer, rep *Report, style Style) error {
 	st := newTextStyles(style)
-	tw := &textWriter{w: w, st: st}
+	tw := &textWriter{w: w, st: st, unit: "delivery"}
+	if rep.Broker != "" {
+		// The broker, not idemcheck, hands each copy of the message to a
+		// consumer: an attempt is a consumer process's run.
+		tw.unit = "consumer"
+	}
 	tw.header(rep)
 	for _, r := range rep.Rounds {
 		tw.round(r)
@@ -81,6 +86,9 @@ type textWriter struct {
 	st     *textStyles
 	err    error
 	keyLen int // shortened key length that tells the round's keys apart
+	// unit names what Attempt.Delivery counts: a delivery idemcheck made,
+	// or, with a broker, a consumer process.
+	unit string
 }
 
 func (t *textWriter) line(format string, args ...any) {
@@ -147,7 +155,7 @@ func (t *textWriter) round(r Round) {
 		label := fmt.Sprintf("%-10s", fmt.Sprintf("attempt %d", a.Index))
 		detail := fmt.Sprintf("%dms, %s", a.DurationMS, plural(a.Writes, "write"))
 		if byDelivery {
-			label = fmt.Sprintf("%-20s", fmt.Sprintf("delivery %d attempt %d", a.Delivery, a.Index))
+			label = fmt.Sprintf("%-20s", fmt.Sprintf("%s %d attempt %d", t.unit, a.Delivery, a.Index))
 		}
 		if concurrent {
 			// Writes of simultaneous deliveries cannot be told apart.
@@ -334,7 +342,7 @@ func (t *textWriter) stderrTails(r Round) {
 		if len(lines) == 0 {
 			continue
 		}
-		t.line("  %s", t.st.Muted.Render(fmt.Sprintf("%s of delivery %d attempt %d (last lines):", what, a.Delivery, a.Index)))
+		t.line("  %s", t.st.Muted.Render(fmt.Sprintf("%s of %s %d attempt %d (last lines):", what, t.unit, a.Delivery, a.Index)))
 		for _, l := range lines {
 			t.line("    %s %s", t.st.Muted.Render("|"), l)
 		}
