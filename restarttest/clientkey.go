@@ -52,21 +52,30 @@ const (
 // Probe is one request idemcheck sent to test the contract, and what it
 // caused.
 type Probe struct {
-	Name           string          `json:"name"`
-	Client         int             `json:"client"` // 1-based index of --client-header; 0 without one
-	IdempotencyKey string          `json:"idempotency_key,omitempty"`
-	Changed        string          `json:"changed,omitempty"` // mismatch: the field changed, "path: old → new"
-	Status         int             `json:"status,omitempty"`
-	Response       string          `json:"response,omitempty"`
-	Error          string          `json:"error,omitempty"`
+	Name           string `json:"name"`
+	Client         int    `json:"client"` // 1-based index of --client-header; 0 without one
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	Changed        string `json:"changed,omitempty"` // mismatch: the field changed, "path: old → new"
+	Status         int    `json:"status,omitempty"`
+	Response       string `json:"response,omitempty"`
+	Error          string `json:"error,omitempty"`
+	// Tries is how many times a retrying probe (other-client) sent its
+	// request before the answer it reports.
+	Tries          int             `json:"tries,omitempty"`
 	EffectRequests []EffectRequest `json:"effect_requests"` // what reached the provider meanwhile
 	Writes         int             `json:"writes"`          // committed writes meanwhile
 }
 
-func (p Probe) executed() int {
+func (p Probe) executed() int { return p.results(ResultExecuted) }
+
+func (p Probe) replayed() int { return p.results(ResultReplayed) }
+
+// results counts the probe's effect requests that the provider answered
+// with result.
+func (p Probe) results(result string) int {
 	n := 0
 	for _, q := range p.EffectRequests {
-		if q.Result == ResultExecuted {
+		if q.Result == result {
 			n++
 		}
 	}

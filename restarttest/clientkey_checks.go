@@ -238,6 +238,8 @@ func checkClientScoped(p Probe, stored Attempt, hadEffects bool) Check {
 		c.Detail = fmt.Sprintf("%s and got client 1's stored response (%d): keys are not scoped per client", what, p.Status)
 	case p.Status/100 != 2:
 		c.Detail = fmt.Sprintf("%s and was answered %s: keys are not scoped per client", what, answerText(p.Status, p.Response))
+	case hadEffects && p.executed() == 0 && p.replayed() > 0:
+		c.Detail = fmt.Sprintf("%s and was answered %d, but the provider replayed client 1's effect for it: the key the server sends on to the provider is not scoped per client, so client 2's operation never happens", what, p.Status)
 	case hadEffects && p.executed() == 0:
 		c.Detail = fmt.Sprintf("%s and was answered %d, but nothing was executed for it at the provider", what, p.Status)
 	default:

@@ -226,13 +226,35 @@ func (t *clientKeyTransport) probeOtherClient(ctx context.Context, key string) P
 		return p
 	}
 	from := t.h.prov.requestCount()
-	ans := t.send(ctx, apiRequest{client: 1, key: key, body: t.h.cfg.Message})
+	ans, tries := t.sendAsAClient(ctx, apiRequest{client: 1, key: key, body: t.h.cfg.Message})
 	p.EffectRequests = t.h.prov.takeFrom(from)
-	p.Status, p.Response = ans.status, string(ans.body)
+	p.Status, p.Response, p.Tries = ans.status, string(ans.body), tries
 	if ans.err != nil {
 		p.Error = ans.err.Error()
 	}
 	return p
+}
+
+// sendAsAClient sends req as a client would: again, with the run's backoff
+// and Retry-After, while the answer is "still running", "slow down", a
+// server error or no answer, up to --max-attempts tries. It returns the
+// last answer and how many tries it took.
+func (t *clientKeyTransport) sendAsAClient(ctx context.Context, req apiRequest) (answer, int) {
+	backoff := t.h.cfg.Backoff
+	var ans answer
+	for try := 1; ; try++ {
+		ans = t.send(ctx, req)
+		if ans.completed() || try >= t.h.cfg.MaxAttempts || ctx.Err() != nil {
+			return ans, try
+		}
+		wait := max(backoff, min(ans.retryAfter, maxRetryAfter))
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ans, try
+		}
+		backoff = t.h.cfg.nextBackoff(backoff)
+	}
 }
 
 // firstCompleted is the first attempt whose answer completed the request.

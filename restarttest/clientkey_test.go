@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idemcheck/idemcheck/internal/mutant"
 )
 
 // apiConfig runs testdata/restart/api/<name> as an HTTP API with idemcheck
@@ -194,5 +196,51 @@ func TestAPIArticleMiddlewareLeavesTheKeyStuck(t *testing.T) {
 		if c := check(clean, name); !c.Passed {
 			t.Errorf("clean round: %s = %+v, want passed: the article keeps that part", name, c)
 		}
+	}
+}
+
+// A server that scopes its own table per client but passes the client's key
+// on to the provider unchanged: the provider, which remembers keys as real
+// ones do, answers client 2's charge with client 1's, and client 2's
+// operation never happens.
+func TestAPIProviderKeyNotScopedPerClient(t *testing.T) {
+	t.Parallel()
+	s := mutationSubjects()[2]
+	if !strings.HasPrefix(s.name, "api/right") {
+		t.Fatalf("subject %s, want api/right", s.name)
+	}
+	files := map[string][]byte{}
+	for _, f := range s.files {
+		files[f] = readTestdata(t, f)
+	}
+	m, err := mutant.Apply(files, "provider-key-scope")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.config(t, mutantHandler(t, s, m), setupOf(s, m))
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	c := check(rep.Rounds[0], CheckClientScoped)
+	if want := "the provider replayed client 1's effect for it"; !c.Failed() || !strings.Contains(c.Detail, want) {
+		t.Errorf("client-scoped = %+v, want failed with %q", c, want)
+	}
+}
+
+// --provider-fault 500-once fails the round's first provider request, once:
+// not again on the probes after the round, so the correct server passes
+// client-scoped.
+func TestAPIRightPassesWithAProviderFault(t *testing.T) {
+	t.Parallel()
+	cfg := apiConfig(t, "right")
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}}
+	cfg.Fault = ProviderFault{FailOnce: true}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	if c := check(rep.Rounds[0], CheckClientScoped); !c.Passed {
+		t.Errorf("client-scoped = %+v, want passed", c)
+	}
+	if rep.Verdict != VerdictPass {
+		t.Errorf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
 	}
 }

@@ -17,6 +17,7 @@ var Safeguards = []Safeguard{
 	{"fingerprint", "the request fingerprint: the same key with another body is refused", []string{"mismatch-rejected"}},
 	{"in-progress", "the in-progress 409: a key still running is not run again", []string{"in-flight-conflict", "effect-once"}},
 	{"client-scope", "keys scoped per client", []string{"client-scoped"}},
+	{"provider-key-scope", "the key sent on to the provider scoped per client, not the client's own key", []string{"client-scoped"}},
 	{"complete-in-tx", "completing the key in the effect's transaction", []string{"effect-once"}},
 	{"replay-response", "replaying the stored response, not a new rendering", []string{"replay-identical"}},
 	{"provider-key", "passing the key on to the provider", []string{"key-present", "key-stable", "effect-once"}},

@@ -142,9 +142,14 @@ func (a *api) createOrder(ctx context.Context, conn *pgx.Conn, client, key strin
 	if err := json.Unmarshal(body, &req); err != nil || req.Payment.Valor == "" {
 		return a.complete(ctx, conn, client, key, http.StatusBadRequest, `{"error":"payment.valor required"}`)
 	}
+	// The provider key is the server's own, scoped per client: two clients
+	// may use one key for two operations.
 	mac := hmac.New(sha256.New, a.secret)
 	fmt.Fprintf(mac, "%s\x00%s", client, key)
+	// mutant:provider-key-scope
 	chargeID, err := charge(hex.EncodeToString(mac.Sum(nil)), req.Payment.Valor)
+	// mutant> chargeID, err := charge(key, req.Payment.Valor) // the client's own key passed on: one key space at the provider
+	// mutant:end
 	if err != nil {
 		// Not completed: release the lock so a retry can drive it again.
 		_, _ = conn.Exec(ctx, `update idempotency_keys set locked_until = now() - interval '1 second' where client_id = $1 and key = $2`, client, key)
