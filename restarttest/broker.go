@@ -90,11 +90,13 @@ func (b *brokerTransport) deliver(ctx context.Context, rs *roundState, deliverie
 		rs.envErr(&EnvError{Err: err})
 		return
 	}
-	if rs.resend != nil {
-		// The original until acknowledged, then the same business message
-		// published again under its fresh envelope ids.
+	if rs.inTurn() {
+		// The original until acknowledged (the broker redelivers it after
+		// a kill), then the same business message published again: under
+		// fresh envelope ids, or its own bytes after the provider forgot.
 		b.publishAndConsume(ctx, rs, rs.message(1).body, 1)
 		if rs.deliveryAcked(1) && ctx.Err() == nil {
+			rs.between()
 			b.publishAndConsume(ctx, rs, rs.message(2).body, 2)
 		}
 		return
@@ -201,7 +203,6 @@ func (b *brokerTransport) finalPending(ctx context.Context) (brokerPending, erro
 // attempts run out, and returns its last attempt. *next is the number of
 // the delivery's next attempt.
 func (b *brokerTransport) consume(ctx context.Context, rs *roundState, d int, next *int, settled <-chan struct{}) *attemptRun {
-	armable := rs.kp.Kind != KillNone && rs.kp.Kind != KillConcurrent
 	backoff := rs.h.cfg.Backoff
 	for i := 2; i < *next && backoff < MaxBackoff; i++ {
 		backoff = rs.h.cfg.nextBackoff(backoff)
@@ -219,7 +220,7 @@ func (b *brokerTransport) consume(ctx context.Context, rs *roundState, d int, ne
 			}
 			backoff = rs.h.cfg.nextBackoff(backoff)
 		}
-		a = &attemptRun{armed: armable && !rs.killLanded()}
+		a = &attemptRun{armed: rs.armable(d)}
 		a.rec.Delivery, a.rec.Index = d, i
 		rs.mu.Lock()
 		rs.attempts = append(rs.attempts, a)

@@ -51,13 +51,18 @@ func endpointsOf(reqs []EffectRequest) []string {
 type expectation struct {
 	endpoints []string // endpoints the clean round called
 	reference bool     // this is the clean round: its counts are the reference
-	resend    bool     // a resend round: two deliveries of one action
-	learned   bool     // a clean round ran before: endpoints is what it called
+	// secondSend explains a second key in a round where the message is
+	// sent twice as two messages (resend, respell): what changed.
+	secondSend string
+	// forgot: a provider-forgets round, where the provider forgot its
+	// keys between the two deliveries.
+	forgot  bool
+	learned bool // a clean round ran before: endpoints is what it called
 	// killLanded is set when the round's kill point was reached.
 	killLanded bool
 	// drifted are endpoints whose key changed between the attempts of an
-	// earlier round: in a resend round that, not the message id, explains
-	// a second key.
+	// earlier round: in a resend or respell round that, not what changed
+	// between the sends, explains a second key.
 	drifted map[string]bool
 	// concurrent is set in a concurrent:N round; steady are the endpoints
 	// that kept one key across a redelivery in an earlier round.
@@ -66,11 +71,12 @@ type expectation struct {
 }
 
 // driftReason explains why an endpoint got more than one key in a round:
-// the transport's id in a resend round, a race when only concurrent
-// deliveries drew their own keys, else what the keys show (driftcause.go).
+// what changed between the sends in a resend or respell round, a race when
+// only concurrent deliveries drew their own keys, else what the keys show
+// (driftcause.go).
 func (exp expectation) driftReason(endpoint string, keys []string) string {
-	if exp.resend && !exp.drifted[endpoint] {
-		return resendExplanation
+	if exp.secondSend != "" && !exp.drifted[endpoint] {
+		return exp.secondSend
 	}
 	return driftCause(keys, exp.concurrent && exp.steady[endpoint] && !exp.drifted[endpoint])
 }
@@ -154,6 +160,11 @@ func checkKeyStable(r *Round, exp expectation) Check {
 // resendExplanation is why a re-sent message got a second key.
 const resendExplanation = "the key follows the transport's message id"
 
+// forgetsExplanation is why the effect happened again under the same key
+// once the provider forgot it: only the provider's memory had stopped it.
+const forgetsExplanation = "the provider had forgotten the key, as real providers do (Stripe after 24 h), and the handler called it again instead of finding the effect in its own records; " +
+	"this design needs the provider to keep keys for as long as the message can be redelivered (every retry, redelivery and re-send horizon): record the outcome before acknowledging and check it before calling"
+
 func checkPayloadFrozen(r *Round) Check {
 	requests := map[string]int{}
 	bodies := map[string][]string{}
@@ -236,9 +247,12 @@ func providerEffects(r *Round, endpoints []string, exp expectation) []finding {
 		case t.Executed > 1:
 			text := fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts))
 			cause := ""
-			if why := exp.driftReason(e, t.Keys); why == resendExplanation && len(t.Keys) > 1 {
+			if why := exp.driftReason(e, t.Keys); why == exp.secondSend && why != "" && len(t.Keys) > 1 {
 				text += ": " + why
 				cause = why
+			}
+			if exp.forgot && len(t.Keys) == 1 {
+				text += ": " + forgetsExplanation
 			}
 			fs = append(fs, finding{severity: sevDuplicated, subject: e, text: text, endpoint: e, cause: cause})
 		}

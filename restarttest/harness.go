@@ -121,15 +121,20 @@ type harness struct {
 	learnedOK bool
 	// drifted are the endpoints whose key changed between attempts in a
 	// round before: a resend round's second key is no news about them.
-	drifted    map[string]bool
-	steady     map[string]bool // endpoints that kept one key across attempts
-	cleanMS    int64
-	roundMu    sync.Mutex
-	round      *roundState
-	deliverSrv *server
-	transport  transport      // how messages reach the handler, when not stdin or a plain POST
-	marker     string         // NAME=VALUE put in every handler's environment
-	envelope   []envelopeSpan // the transport's ids in the message
+	drifted map[string]bool
+	steady  map[string]bool // endpoints that kept one key across attempts
+	// resendRan: a resend round ran; envelopeDrifted are the endpoints
+	// whose key changed in it (the key follows the message id), which
+	// explains a second key in the respell round better than the spelling.
+	resendRan       bool
+	envelopeDrifted map[string]bool
+	cleanMS         int64
+	roundMu         sync.Mutex
+	round           *roundState
+	deliverSrv      *server
+	transport       transport      // how messages reach the handler, when not stdin or a plain POST
+	marker          string         // NAME=VALUE put in every handler's environment
+	envelope        []envelopeSpan // the transport's ids in the message
 }
 
 // runMarkerEnv marks the environment of every handler process, so that what
@@ -169,6 +174,12 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	}
 	h.envelope = envelope
 	if err := h.checkResendPlan(); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	if err := h.checkRespellPlan(); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	if err := h.checkForgetsPlan(); err != nil {
 		return nil, &EnvError{Err: err}
 	}
 	if err := transactionControl(cfg.Setup); err != nil {
@@ -332,6 +343,12 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 	if h.resendApplies() {
 		candidates = append(candidates, KillPoint{Kind: KillResend})
 	}
+	if h.respellApplies() {
+		candidates = append(candidates, KillPoint{Kind: KillRespell})
+	}
+	if h.forgetsApplies() {
+		candidates = append(candidates, KillPoint{Kind: KillForgets})
+	}
 	if !random {
 		return append(plan, append(candidates, KillPoint{Kind: KillConcurrent, N: 2})...)
 	}
@@ -456,6 +473,10 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	rs := newRoundState(h, kp)
+	if kp.Kind == KillRespell {
+		// The round's kill is its first delivery's.
+		rs = newRoundState(h, h.respellKill())
+	}
 	if kp.Kind == KillConcurrent {
 		// A server answers every delivery from one process: its arrivals
 		// cannot be told apart by delivery.
@@ -478,13 +499,27 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	stopWatch := h.watchBypass()
 	defer stopWatch()
 	switch {
-	case kp.Kind == KillResend:
-		if err := rs.prepareResend(); err != nil {
+	case kp.Kind == KillResend || kp.Kind == KillRespell:
+		prepare := rs.prepareResend
+		if kp.Kind == KillRespell {
+			prepare = rs.prepareRespell
+		}
+		if err := prepare(); err != nil {
 			return Round{}, &EnvError{Err: err}
 		}
 		defer rs.cleanupResend()
-		if h.transport != nil {
+		switch {
+		case h.transport != nil:
 			h.transport.deliver(dctx, rs, 2) // a broker: published again
+		case kp.Kind == KillRespell:
+			rs.deliverRespell(dctx)
+		default:
+			rs.deliverResend(dctx)
+		}
+	case kp.Kind == KillForgets:
+		rs.forget = h.prov.forget
+		if h.transport != nil {
+			h.transport.deliver(dctx, rs, 2)
 		} else {
 			rs.deliverResend(dctx)
 		}
@@ -508,7 +543,9 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, err
 	}
 	round := rs.result(index)
+	round.KillPoint = kp.String()
 	round.Resent = rs.resendChanges
+	round.Respelled = rs.respellChanges
 	if rs.rv != nil {
 		round.Rendezvous = rs.rv.report(rs.start)
 	}
@@ -539,7 +576,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		}
 		return Round{}, &EnvError{Err: err}
 	}
-	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK, resend: kp.Kind == KillResend,
+	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK,
+		secondSend: h.secondSendReason(kp, rs), forgot: kp.Kind == KillForgets,
 		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted,
 		concurrent: kp.Kind == KillConcurrent, steady: h.steady}
 	if !exp.reference {
@@ -548,7 +586,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	round.LocalEffects = local
 	round.Checks = runChecks(&round, exp)
 	if h.deliverSrv != nil {
-		round.Checks = append(round.Checks, checkAnswersAgree(&round, kp.Kind == KillResend))
+		round.Checks = append(round.Checks, checkAnswersAgree(&round, kp.Kind == KillResend || kp.Kind == KillRespell))
 	}
 	if h.transport != nil {
 		//idemcheck:ignore IDEM001 the harness plays the client: the round's key (newClientKey) is probed from another client on purpose
@@ -560,7 +598,11 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, err // the answers may have come from another run's server
 	}
 	round.Passed = allPassed(round.Checks)
-	if kp.Kind != KillResend {
+	switch kp.Kind {
+	case KillResend:
+		h.noteEnvelopeDrift(round)
+	case KillRespell:
+	default:
 		h.noteDrift(round, kp.Kind == KillConcurrent)
 	}
 	if err := h.environmentFailure(index, round); err != nil {

@@ -11,16 +11,18 @@ import (
 
 // Kill point kinds.
 const (
-	KillNone          = "none"           // the clean round: no kill
-	KillRequest       = "request"        // K-th effect request of an attempt arrived, not executed; dropped
-	KillResponse      = "response"       // K-th effect executed, killed before its response reached the handler
-	KillAfterResponse = "after-response" // killed right after the K-th response was delivered
-	KillDBWrite       = "db-write"       // killed right after the N-th writing transaction committed, before its reply
-	KillDBCommitLost  = "db-commit-lost" // the N-th writing commit happened, its reply is dropped and the connection closed; no kill
-	KillTime          = "time"           // killed after a delay
-	KillConcurrent    = "concurrent"     // no kill: N deliveries of the same message at once
-	KillResend        = "resend"         // no kill: the message re-sent under fresh envelope ids after it was acknowledged
-	KillRandom        = "random"         // --rounds K rounds at random kill points (--seed)
+	KillNone          = "none"             // the clean round: no kill
+	KillRequest       = "request"          // K-th effect request of an attempt arrived, not executed; dropped
+	KillResponse      = "response"         // K-th effect executed, killed before its response reached the handler
+	KillAfterResponse = "after-response"   // killed right after the K-th response was delivered
+	KillDBWrite       = "db-write"         // killed right after the N-th writing transaction committed, before its reply
+	KillDBCommitLost  = "db-commit-lost"   // the N-th writing commit happened, its reply is dropped and the connection closed; no kill
+	KillTime          = "time"             // killed after a delay
+	KillConcurrent    = "concurrent"       // no kill: N deliveries of the same message at once
+	KillResend        = "resend"           // no kill: the message re-sent under fresh envelope ids after it was acknowledged
+	KillRespell       = "respell"          // the message re-sent under fresh envelope ids, spelled another way, after the first was killed at its first response
+	KillForgets       = "provider-forgets" // no kill: the message delivered again after it was acknowledged, the provider having forgotten its keys
+	KillRandom        = "random"           // --rounds K rounds at random kill points (--seed)
 )
 
 // KillPoint says where a round crashes the handler.
@@ -62,18 +64,27 @@ func (k KillPoint) Label() string {
 		return fmt.Sprintf("%d deliveries at once", k.N)
 	case KillResend:
 		return "re-sent with fresh envelope ids"
+	case KillRespell:
+		return "re-sent spelled another way"
+	case KillForgets:
+		return "delivered again, the provider forgot its keys"
 	}
 	return "kill at " + k.String()
 }
 
 // kills reports whether the round has a kill point to reach.
 func (k KillPoint) kills() bool {
-	return k.Kind != KillNone && k.Kind != KillConcurrent && k.Kind != KillResend
+	switch k.Kind {
+	case KillNone, KillConcurrent, KillResend, KillRespell, KillForgets:
+		// A respell round's kill is its first delivery's (roundState.kp).
+		return false
+	}
+	return true
 }
 
 // ParseKillPoint parses a --kill-at value: none, request[:K], response[:K],
-// after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend or
-// random.
+// after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend,
+// respell, provider-forgets or random.
 func ParseKillPoint(s string) (KillPoint, error) {
 	kind, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
 	switch kind {
@@ -81,7 +92,7 @@ func ParseKillPoint(s string) (KillPoint, error) {
 		if !hasArg {
 			return KillPoint{Kind: KillNone}, nil
 		}
-	case KillRandom, KillResend:
+	case KillRandom, KillResend, KillRespell, KillForgets:
 		if !hasArg {
 			return KillPoint{Kind: kind}, nil
 		}
@@ -114,7 +125,7 @@ func ParseKillPoint(s string) (KillPoint, error) {
 	if c := suggest.Closest(kind, killKinds); c != "" {
 		hint = " (did you mean " + c + "?)"
 	}
-	return KillPoint{}, fmt.Errorf("unknown kill point %q%s: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend or random", s, hint)
+	return KillPoint{}, fmt.Errorf("unknown kill point %q%s: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend, respell, provider-forgets or random", s, hint)
 }
 
 // KillPointForms are the --kill-at values as a shell completes them, each
@@ -131,9 +142,11 @@ func KillPointForms() []string {
 		KillTime + ":\tkill after a DURATION",
 		KillConcurrent + ":\tN deliveries at once",
 		KillResend + "\tre-send under fresh envelope ids",
+		KillRespell + "\tre-send spelled another way after a kill",
+		KillForgets + "\tdeliver again after the provider forgot its keys",
 		KillRandom + "\t--rounds random kill points",
 	}
 }
 
 // killKinds are the kill points' names, for a suggestion on a typo.
-var killKinds = []string{KillNone, KillRequest, KillResponse, KillAfterResponse, KillDBWrite, KillDBCommitLost, KillTime, KillConcurrent, KillResend, KillRandom}
+var killKinds = []string{KillNone, KillRequest, KillResponse, KillAfterResponse, KillDBWrite, KillDBCommitLost, KillTime, KillConcurrent, KillResend, KillRespell, KillForgets, KillRandom}

@@ -81,8 +81,6 @@ func mutationSubjects() []mutationSubject {
 // catches, and why (docs/restart-test.md lists them too).
 var mutantsUncaught = map[string]string{
 	"intent (Go, stdin)/unique-constraint": "breaks nothing: the intent's idem_key is unique too, and on conflict do nothing finds the row by it",
-	"intent (Go, stdin)/frozen-row":        "every redelivery carries the same bytes: this attempt's copy is the frozen row's; only the same payment spelled another way (a respell round) shows it",
-	"sh/intent.sh (sh, stdin)/frozen-row":  "every redelivery carries the same bytes: this attempt's copy is the frozen row's; only the same payment spelled another way (a respell round) shows it",
 }
 
 type mutationResult struct {

@@ -147,6 +147,15 @@ func (p *provider) reset(hooks providerHooks) {
 	p.faulted = false
 }
 
+// forget drops every key the provider remembers, as a real provider's
+// retention does (Stripe keeps keys 24 h); the round's requests and
+// effects stay.
+func (p *provider) forget() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.keys = map[string]*storedResponse{}
+}
+
 // snapshot returns copies of the round's requests.
 func (p *provider) snapshot() []EffectRequest {
 	p.mu.Lock()

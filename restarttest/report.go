@@ -70,7 +70,10 @@ type Round struct {
 	Rendezvous []Rendezvous `json:"rendezvous,omitempty"`
 	// Resent lists, in a resend round, the envelope fields the second
 	// delivery carried with fresh values.
-	Resent         []EnvelopeChange `json:"resent,omitempty"`
+	Resent []EnvelopeChange `json:"resent,omitempty"`
+	// Respelled lists, in a respell round, the values the re-sent message
+	// spelled another way (its members are reordered too).
+	Respelled      []EnvelopeChange `json:"respelled,omitempty"`
 	Attempts       []Attempt        `json:"attempts"`
 	EffectRequests []EffectRequest  `json:"effect_requests"`
 	Effects        []EndpointTally  `json:"effects"`

@@ -75,7 +75,20 @@ func (rs *roundState) cleanupResend() {
 func (rs *roundState) deliverResend(ctx context.Context) {
 	rs.deliverUntilAcked(ctx, 1)
 	if rs.deliveryAcked(1) && ctx.Err() == nil {
+		rs.between()
 		rs.deliverUntilAcked(ctx, 2)
+	}
+}
+
+// inTurn reports whether the round delivers twice in turn, the second
+// after the first was acknowledged: resend, respell on a broker,
+// provider-forgets.
+func (rs *roundState) inTurn() bool { return rs.resend != nil || rs.forget != nil }
+
+// between runs what happens between two deliveries in turn.
+func (rs *roundState) between() {
+	if rs.forget != nil {
+		rs.forget()
 	}
 }
 

@@ -34,11 +34,17 @@ type roundState struct {
 	// that attempt's requests, for the kills around the K-th request.
 	senders map[*EffectRequest]sentBy
 
-	resend        *delivered // the re-sent message of a resend round
+	resend        *delivered // the re-sent message of a resend or respell round
 	resendChanges []EnvelopeChange
-	rv            *rendezvous // a concurrent round's rendezvous; nil otherwise
-	gate          *startGate  // a concurrent round over HTTP: the deliveries' start
-	holds         *holdCount  // deliveries the harness holds right now
+	// respellChanges are the values a respell round's re-send spells
+	// another way.
+	respellChanges []EnvelopeChange
+	// forget, in a provider-forgets round, runs between the two
+	// deliveries: the provider drops the keys it remembers.
+	forget func()
+	rv     *rendezvous // a concurrent round's rendezvous; nil otherwise
+	gate   *startGate  // a concurrent round over HTTP: the deliveries' start
+	holds  *holdCount  // deliveries the harness holds right now
 }
 
 // sentBy is the attempt an effect request came from and its index among
@@ -302,21 +308,32 @@ func (rs *roundState) roundTimeout(index int) error {
 // deliverUntilAcked delivers the message and redelivers after a short,
 // doubling backoff until an attempt is acknowledged or the attempts run out.
 func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
-	armable := rs.kp.kills()
+	rs.deliverFrom(ctx, delivery, 1, false)
+}
+
+// deliverFrom runs the delivery's attempts from attempt first on, as
+// deliverUntilAcked does; with pauseOnKill it stops after the attempt the
+// round's kill landed on (a respell round sends its re-send there). It
+// returns the next attempt's number and whether the delivery is over
+// (acknowledged, out of attempts, or stopped).
+func (rs *roundState) deliverFrom(ctx context.Context, delivery, first int, pauseOnKill bool) (next int, over bool) {
 	backoff := rs.h.cfg.Backoff
-	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
+	for i := 2; i < first; i++ {
+		backoff = rs.h.cfg.nextBackoff(backoff)
+	}
+	for i := first; i <= rs.h.cfg.MaxAttempts; i++ {
 		if i > 1 {
 			rs.holds.waitIdle(ctx, rs.h.cfg.Timeout)
 			select {
 			case <-time.After(backoff):
 			case <-ctx.Done():
-				return
+				return i, true
 			}
 			backoff = rs.h.cfg.nextBackoff(backoff)
 		}
 		// The kill stays armed until it lands: an attempt that failed on
 		// its own first (a provider 500, a crash) does not use it up.
-		a := &attemptRun{armed: armable && !rs.killLanded(), msg: rs.message(delivery)}
+		a := &attemptRun{armed: rs.armable(delivery), msg: rs.message(delivery)}
 		a.rec.Delivery, a.rec.Index = delivery, i
 		if i == 1 {
 			a.gate = rs.gate
@@ -326,9 +343,20 @@ func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
 		rs.mu.Unlock()
 		rs.runAttempt(ctx, a)
 		if a.rec.Acked() || ctx.Err() != nil {
-			return
+			return i + 1, true
+		}
+		if pauseOnKill && a.landed() == rs.kp.String() {
+			return i + 1, false
 		}
 	}
+	return rs.h.cfg.MaxAttempts + 1, true
+}
+
+// armable reports whether the next attempt of delivery is armed with the
+// round's kill: until the kill landed, and in a round of two deliveries in
+// turn (resend, respell) only the first delivery's.
+func (rs *roundState) armable(delivery int) bool {
+	return rs.kp.kills() && !rs.killLanded() && (rs.resend == nil || delivery == 1)
 }
 
 // holding counts one hold of a delivery by the harness (a provider delay);

@@ -146,7 +146,7 @@ func (t *textWriter) round(r Round) {
 		}
 	}
 	t.keyLen = shortKeyLen(keys)
-	t.resent(r.Resent)
+	t.sends(r)
 	t.rendezvous(r.Rendezvous)
 	shown := make([]bool, len(r.EffectRequests))
 	concurrent := kp.Kind == KillConcurrent
@@ -249,15 +249,49 @@ func ShortKeys(keys []string) map[string]string {
 }
 
 // resent says which envelope fields the re-sent delivery renewed.
-func (t *textWriter) resent(changes []EnvelopeChange) {
-	if len(changes) == 0 {
-		return
+func (t *textWriter) sends(r Round) {
+	for _, n := range r.sendNotes(shortJSON) {
+		t.line("  %s", t.st.Muted.Render(n))
 	}
+}
+
+// SendNotes say how a resend, respell or provider-forgets round's second
+// delivery differed from the first, values in full.
+func (r Round) SendNotes() []string { return r.sendNotes(func(s string) string { return s }) }
+
+func (r Round) sendNotes(show func(string) string) []string {
+	kp, _ := ParseKillPoint(r.KillPoint)
+	if kp.Kind == KillForgets {
+		return []string{"delivery 2 is the same message again after delivery 1 was acknowledged (its acknowledgement lost); the provider forgot every key in between, as its retention does"}
+	}
+	if len(r.Resent) == 0 && len(r.Respelled) == 0 {
+		return nil
+	}
+	after := "after delivery 1 was acknowledged"
+	for _, a := range r.Attempts {
+		if a.Delivery == 1 && a.KilledAt != "" && kp.Kind == KillRespell {
+			after = "after delivery 1 was killed at " + a.KilledAt + ", before its redelivery"
+			break
+		}
+	}
+	var out []string
+	note := "delivery 2 re-sent " + after
+	if parts := changeList(r.Resent, show); len(parts) > 0 {
+		note += ", with fresh " + strings.Join(parts, ", ")
+	}
+	out = append(out, note)
+	if parts := changeList(r.Respelled, show); len(parts) > 0 {
+		out = append(out, "spelled another way: members reordered, "+strings.Join(parts, ", "))
+	}
+	return out
+}
+
+func changeList(changes []EnvelopeChange, show func(string) string) []string {
 	var parts []string
 	for _, c := range changes {
-		parts = append(parts, fmt.Sprintf("%s %s → %s", c.Path, shortJSON(c.From), shortJSON(c.To)))
+		parts = append(parts, fmt.Sprintf("%s %s → %s", c.Path, show(c.From), show(c.To)))
 	}
-	t.line("  %s", t.st.Muted.Render("delivery 2 re-sent after delivery 1 was acknowledged, with fresh "+strings.Join(parts, ", ")))
+	return parts
 }
 
 // rendezvous says whether a concurrent round's deliveries really raced.

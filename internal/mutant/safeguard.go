@@ -13,6 +13,7 @@ type Safeguard struct {
 var Safeguards = []Safeguard{
 	{"unique-constraint", "the primary key or unique constraint on the operation's key", []string{"effect-once", "key-stable"}},
 	{"on-conflict", "on conflict do nothing: a redelivery's insert finds the row instead of failing", []string{"acked", "effect-once"}},
+	{"normalize", "normalizing before keying: the same payment spelled another way is the same key", []string{"effect-once", "key-stable"}},
 	{"frozen-row", "reading the frozen row back instead of using this attempt's copy of the message", []string{"payload-frozen", "effect-once"}},
 	{"fingerprint", "the request fingerprint: the same key with another body is refused", []string{"mismatch-rejected"}},
 	{"in-progress", "the in-progress 409: a key still running is not run again", []string{"in-flight-conflict", "effect-once"}},

@@ -118,9 +118,7 @@ func newRoundView(r restarttest.Round) roundView {
 // roundNotes are what the round did that has no moment on the timeline.
 func roundNotes(r restarttest.Round) []string {
 	var out []string
-	for _, c := range r.Resent {
-		out = append(out, fmt.Sprintf("delivery 2 re-sent after delivery 1 was acknowledged, with a fresh %s: %s → %s", c.Path, c.From, c.To))
-	}
+	out = append(out, r.SendNotes()...)
 	for _, e := range r.Effects {
 		out = append(out, fmt.Sprintf("%s: %s, %d executed, keys: %d", e.Endpoint, count(e.Requests, "request"), e.Executed, len(e.Keys)))
 	}
