@@ -19,6 +19,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -32,10 +33,21 @@ type message struct {
 	Text      string `json:"text"`
 }
 
-// identity names the business message: who sent what.
+// identity names the business message: who sent what. The sender is its
+// phone's digits, so a relay that writes +55 11 98765-4321 as
+// +5511987654321 names the same sender.
 func (m message) identity() string {
-	sum := sha256.Sum256([]byte(m.From + "\x00" + m.Text))
+	sum := sha256.Sum256([]byte(phoneDigits(m.From) + "\x00" + m.Text))
 	return hex.EncodeToString(sum[:])
+}
+
+func phoneDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
 }
 
 func main() {

@@ -17,7 +17,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	// mutant:normalize
 	"github.com/idemcheck/idemcheck/derive"
+	// mutant> "crypto/sha256"
+	// mutant:end
 )
 
 const action = "pix.cobranca"
@@ -41,6 +44,11 @@ func main() {
 	}
 	defer conn.Close(ctx)
 
+	// mutant:persist-first
+	// mutant> if status, _ := post(deriveKey(secret, msg), string(msg.Payment)); status != http.StatusOK { // the charge goes out before the intent is written or read
+	// mutant> 	fail(75, "provider: %d", status)
+	// mutant> }
+	// mutant:end
 	payload, key := freezeIntent(ctx, conn, secret, msg)
 	if !takeLease(ctx, conn, key) {
 		return // already done: acknowledge
@@ -64,29 +72,40 @@ func main() {
 // freezeIntent writes the intent once and returns the frozen payload and its
 // key, whatever this attempt's copy of the message says.
 func freezeIntent(ctx context.Context, conn *pgx.Conn, secret []byte, msg message) (string, string) {
-	res, err := derive.DefaultSchema().Derive(secret, derive.Intent{Tenant: msg.Tenant, Action: action, Payload: msg.Payment})
-	if err != nil {
-		fail(1, "derive: %v", err)
-	}
+	derived := deriveKey(secret, msg)
 	// A redelivery finds its intent by message id; the same payment re-sent
 	// under a new message id finds it by the key derived from the payment.
 	insert := `insert into intents (tenant, message_id, action, payload, idem_key) values ($1, $2, $3, $4, $5)`
 	// mutant:on-conflict
 	insert += ` on conflict do nothing`
 	// mutant:end
-	if _, err := conn.Exec(ctx, insert, msg.Tenant, msg.MessageID, action, string(msg.Payment), res.Key); err != nil {
+	if _, err := conn.Exec(ctx, insert, msg.Tenant, msg.MessageID, action, string(msg.Payment), derived); err != nil {
 		fail(75, "database: %v", err)
 	}
 	var payload, key string
 	if err := conn.QueryRow(ctx, `select payload, idem_key from intents where tenant = $1 and (message_id = $2 or idem_key = $3)
 		order by message_id = $2 desc limit 1`,
-		msg.Tenant, msg.MessageID, res.Key).Scan(&payload, &key); err != nil {
+		msg.Tenant, msg.MessageID, derived).Scan(&payload, &key); err != nil {
 		fail(75, "database: %v", err)
 	}
 	// mutant:frozen-row
 	// mutant> payload = string(msg.Payment) // this attempt's copy, not the frozen row
 	// mutant:end
 	return payload, key
+}
+
+// deriveKey is the key of the payment, normalized first (derive's schema:
+// the Pix key's punctuation, the amount in cents, member order), so the same
+// payment spelled another way is the same key.
+func deriveKey(secret []byte, msg message) string {
+	// mutant:normalize
+	res, err := derive.DefaultSchema().Derive(secret, derive.Intent{Tenant: msg.Tenant, Action: action, Payload: msg.Payment})
+	if err != nil {
+		fail(1, "derive: %v", err)
+	}
+	return res.Key
+	// mutant> return fmt.Sprintf("%x", sha256.Sum256(append(append(secret, msg.Tenant...), msg.Payment...))) // the bytes as spelled
+	// mutant:end
 }
 
 // takeLease claims the ledger row for key. It returns false when the

@@ -13,15 +13,33 @@ psql="psql -X -q -t -A -v ON_ERROR_STOP=1"
 # key.
 key=$($psql -v msg="$msg" <<'SQL'
 \getenv secret IDEMPOTENCY_HMAC_KEY
-insert into intents (message_id, payload, key)
-select m->>'message_id', (m->'payment')::text,
-       encode(sha256(convert_to(:'secret' || (
+select encode(sha256(convert_to(:'secret' || (
+-- mutant:normalize
          m->'payment'
          || jsonb_build_object('valor', round((m->'payment'->>'valor')::numeric * 100)::bigint)
          || case when m->'payment'->>'chave_pix_destino' ~ '^[0-9./ -]+$'
                  then jsonb_build_object('chave_pix_destino', regexp_replace(m->'payment'->>'chave_pix_destino', '[^0-9]', '', 'g'))
                  else '{}'::jsonb end
+-- mutant> m->'payment' -- as spelled
+-- mutant:end
        )::text, 'UTF8')), 'hex')
+from (select :'msg'::jsonb as m) s;
+SQL
+)
+# mutant:persist-first
+# mutant> # the charge goes out before the intent is written or read
+# mutant> payload=$($psql -v msg="$msg" <<'SQL'
+# mutant> select (:'msg'::jsonb->'payment')::text;
+# mutant> SQL
+# mutant> )
+# mutant> curl -sS -f -o /dev/null -X POST -H "Idempotency-Key: $key" -H 'Content-Type: application/json' \
+# mutant>   --data "$payload" "$PROVIDER_URL/v1/charges"
+# mutant:end
+# The intent row is frozen once per message id; the key is read back from
+# it.
+key=$($psql -v msg="$msg" -v key="$key" <<'SQL'
+insert into intents (message_id, payload, key)
+select m->>'message_id', (m->'payment')::text, :'key'
 from (select :'msg'::jsonb as m) s
 -- mutant:on-conflict
 on conflict (message_id) do nothing
@@ -30,12 +48,12 @@ on conflict (message_id) do nothing
 select key from intents where message_id = (:'msg'::jsonb)->>'message_id';
 SQL
 )
-# The same payment re-sent under a new message id has its own row and the
-# same key: any row of the key that is done means the payment is done.
 status=$($psql -c "select status from intents where key = '$key' order by status = 'done' desc limit 1")
 [ "$status" = done ] && exit 0
 # mutant:frozen-row
-payload=$($psql -c "select payload from intents where key = '$key' limit 1")
+# The payload the key was first frozen with: the same payment re-sent
+# under a new message id, spelled another way, has a row of its own.
+payload=$($psql -c "select payload from intents where key = '$key' order by seq limit 1")
 # mutant> payload=$($psql -v msg="$msg" <<'SQL'
 # mutant> select (:'msg'::jsonb->'payment')::text;
 # mutant> SQL

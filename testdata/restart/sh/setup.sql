@@ -5,5 +5,6 @@ create table intents (
   payload    text not null,
   key        text not null,
   status     text not null default 'started',
-  charge_id  text
+  charge_id  text,
+  seq        bigint generated always as identity -- the order the rows were frozen in
 );

@@ -1,27 +1,46 @@
 """A correct payment handler in Python (psycopg): it writes the intent
-first, derives the key from the frozen payload with an HMAC, reads the key
-back, calls the provider, then records the result."""
+first, derives the key from the payload normalized with an HMAC, reads the
+key back, calls the provider with the payload first frozen under that key,
+then records the result."""
+import decimal
 import hashlib
 import hmac
 import json
 import os
+import re
 import sys
 import urllib.request
 
 import psycopg
 
 
+def normalized(payment):
+    """The payment as the key sees it: the amount in cents, a CPF or CNPJ
+    Pix key without punctuation, so the same payment spelled another way
+    (123.456.789-09 or 12345678909, 150 or "150.00") is the same key."""
+    out = dict(payment)
+    out["valor"] = int(decimal.Decimal(str(payment["valor"])) * 100)
+    chave = payment.get("chave_pix_destino")
+    if isinstance(chave, str) and re.fullmatch(r"[0-9./ -]+", chave):
+        out["chave_pix_destino"] = re.sub(r"[^0-9]", "", chave)
+    return out
+
+
 def main():
     msg = json.load(sys.stdin)
     secret = os.environ["IDEMPOTENCY_HMAC_KEY"].encode()
     payload = json.dumps(msg["payment"], sort_keys=True, separators=(",", ":"))
-    derived = hmac.new(secret, payload.encode(), hashlib.sha256).hexdigest()
+    canonical = json.dumps(normalized(msg["payment"]), sort_keys=True, separators=(",", ":"))
+    derived = hmac.new(secret, canonical.encode(), hashlib.sha256).hexdigest()
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
         conn.execute(
             "insert into intents (message_id, payload, key) values (%s, %s, %s) on conflict (message_id) do nothing",
             (msg["message_id"], payload, derived),
         )
-        key, frozen = conn.execute("select key, payload from intents where message_id = %s", (msg["message_id"],)).fetchone()
+        key = conn.execute("select key from intents where message_id = %s", (msg["message_id"],)).fetchone()[0]
+        # The same payment re-sent under a new message id has a row of its
+        # own: the body is the one first frozen under the key.
+        frozen = conn.execute("select payload from intents where key = %s order by seq limit 1", (key,)).fetchone()[0]
         status = conn.execute("select status from intents where key = %s order by status = 'done' desc limit 1", (key,)).fetchone()[0]
         if status == "done":
             return
