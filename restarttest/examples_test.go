@@ -24,7 +24,7 @@ func TestExampleIntentPasses(t *testing.T) {
 	if rep.Learned.Writes < 2 || rep.Learned.EffectRequests != 1 {
 		t.Errorf("learned %+v, want ≥2 writes (intent, ledger) and 1 effect request", rep.Learned)
 	}
-	want := []string{"none", "request", "response", "after-response", "db-write:1", "db-write:2"}
+	want := []string{"none", "request", "response", "after-response", "db-write:1", "db-write:2", "resend", "respell", "provider-forgets"}
 	got := killPoints(rep)
 	for _, k := range want {
 		if !slices.Contains(got, k) {
@@ -136,7 +136,7 @@ func TestExampleStartedAsDoneLosesTheEffect(t *testing.T) {
 	for k := range failedChecks(rep) {
 		// Its key is also an HMAC of the message id, which the resend
 		// round catches on its own.
-		if !strings.HasSuffix(k, "/"+CheckEffectOnce) && !strings.HasPrefix(k, KillResend+"/") {
+		if !strings.HasSuffix(k, "/"+CheckEffectOnce) && !strings.HasPrefix(k, KillResend+"/") && !strings.HasPrefix(k, KillRespell+"/") {
 			t.Errorf("unexpected failed check %s: the key is stable, only the effect is lost", k)
 		}
 	}
@@ -153,8 +153,8 @@ func TestExampleCheckThenActDuplicatesUnderConcurrency(t *testing.T) {
 	}
 	for _, r := range rep.Rounds {
 		// The re-sent message (a new message id) is a new row and a new
-		// key: that round fails too.
-		if r.KillPoint != "concurrent:2" && r.KillPoint != KillResend && !r.Passed {
+		// key: those rounds fail too.
+		if r.KillPoint != "concurrent:2" && r.KillPoint != KillResend && r.KillPoint != KillRespell && !r.Passed {
 			t.Errorf("round %s failed %v: sequential redeliveries reuse the row's key", r.KillPoint, r.Checks)
 		}
 	}

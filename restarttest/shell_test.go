@@ -71,7 +71,7 @@ func TestShellHandlerVerdicts(t *testing.T) {
 			KillPoint{Kind: KillDBWrite, N: 1}, KillPoint{Kind: KillResend})...))
 		defer dumpOnFailure(t, rep)
 		if testenv.Full() {
-			want := []string{"none", "request", "response", "after-response", "db-write:1", "resend", "concurrent:2"}
+			want := []string{"none", "request", "response", "after-response", "db-write:1", "resend", "respell", "provider-forgets", "concurrent:2"}
 			if got := killPoints(rep); strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Fatalf("rounds %v, want %v", got, want)
 			}
