@@ -23,23 +23,35 @@ func TestParseKillPointPerRequest(t *testing.T) {
 }
 
 // A clean round that made two effect requests and two writes, with an
-// envelope field: the default plan kills around each request, at each
-// write, re-sends, and races two deliveries.
+// envelope field and values to respell: the default plan kills around each
+// request, at each write, re-sends, re-sends spelled another way, delivers
+// again after the provider forgot, and races two deliveries. A message
+// with nothing to respell has no respell round, and one whose clean round
+// made no effect request no provider-forgets round.
 func TestDefaultPlanFollowsTheCleanRound(t *testing.T) {
 	h := &harness{}
-	envelope, err := findEnvelope(readTestdata(t, "message.json"), nil)
+	h.cfg.Message = readTestdata(t, "message.json")
+	envelope, err := findEnvelope(h.cfg.Message, nil)
 	if err != nil || len(envelope) == 0 {
 		t.Fatalf("message.json: envelope %v, %v; want its message_id", envelope, err)
 	}
 	h.envelope = envelope
-	h.learned.RequestsPerAttempt, h.learned.Writes = 2, 2
-	var got []string
-	for _, k := range h.expandPlan([]KillPoint{{Kind: KillNone}}, false) {
-		got = append(got, k.String())
+	h.learned.RequestsPerAttempt, h.learned.Writes, h.learned.EffectRequests = 2, 2, 2
+	plan := func() string {
+		var got []string
+		for _, k := range h.expandPlan([]KillPoint{{Kind: KillNone}}, false) {
+			got = append(got, k.String())
+		}
+		return strings.Join(got, " ")
 	}
-	want := "none request response after-response request:2 response:2 after-response:2 db-write:1 db-write:2 resend concurrent:2"
-	if strings.Join(got, " ") != want {
+	want := "none request response after-response request:2 response:2 after-response:2 db-write:1 db-write:2 resend respell provider-forgets concurrent:2"
+	if got := plan(); got != want {
 		t.Errorf("plan %v\nwant %s", got, want)
+	}
+	h.cfg.Message = []byte(`{"message_id":"m-1","note":"hello"}`)
+	h.learned = Learned{Writes: 1}
+	if got, want := plan(), "none db-write:1 resend concurrent:2"; got != want {
+		t.Errorf("nothing to respell, no effect request: plan %v\nwant %s", got, want)
 	}
 }
 
