@@ -85,14 +85,22 @@ loopback (plaintext) that relays to the database and sees every commit.
 
 Kill points: request[:K], response[:K], after-response[:K] (around the K-th
 effect request of an attempt; bare means K=1), db-write:N, db-commit-lost:N,
-time:DURATION, concurrent:N, resend, random (with --rounds and --seed), none. Without
---kill-at: a clean round, then request:K, response:K, after-response:K for
-every effect request and db-write:N for every write the clean round made,
-resend when the message has an envelope field, and concurrent:2.
+time:DURATION, concurrent:N, resend, respell, provider-forgets, random (with
+--rounds and --seed), none. Without --kill-at: a clean round, then request:K,
+response:K, after-response:K for every effect request and db-write:N for every
+write the clean round made, resend when the message has an envelope field,
+respell when it has a value to spell another way, provider-forgets when the
+clean round made an effect request, and concurrent:2.
 
 resend delivers the same message again after it was acknowledged, with its
 envelope fields (--envelope-field) replaced by fresh values: a key that
-follows the transport's message id charges twice there.
+follows the transport's message id charges twice there. respell re-sends it
+so, and spelled another way (members reordered, a CPF, CNPJ, phone, e-mail or
+Pix key in another spelling, an amount as 150, 150.0 or "150.00"), while the
+first delivery is stuck after its charge: a key over the text as spelled
+charges twice. provider-forgets delivers it again after it was acknowledged
+and the provider forgot its keys: a handler that only the provider's replay
+saved charges twice.
 
 --effect-sql QUERY counts an effect in the handler's own tables (an order
 row) after every round; each round must count what the clean round counted.
