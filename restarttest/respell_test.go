@@ -84,6 +84,9 @@ func TestRespellNamesTheSpelling(t *testing.T) {
 		!strings.Contains(once.Detail, `payment.chave_pix_destino "123.456.789-09" → "12345678909"`) {
 		t.Errorf("effect-once = %+v, want the duplicate explained by the respelled fields", once)
 	}
+	if n := strings.Count(rep.Summary, "the key follows how the message is spelled"); n != 1 {
+		t.Errorf("the summary states the cause %d times, want once: %s", n, rep.Summary)
+	}
 	if len(r.Resent) != 1 || r.Resent[0].Path != "message_id" {
 		t.Errorf("resent %+v: the re-send renews the envelope id", r.Resent)
 	}
