@@ -13,9 +13,15 @@ import (
 	"time"
 )
 
-// holdLimit bounds how long the first request of an in-flight round is held
-// at the provider while the same key is sent again.
-const holdLimit = 1500 * time.Millisecond
+// inFlightHoldLimit bounds how long the in-flight probe holds its first
+// request at the provider while the same key is sent again: five clean
+// deliveries, at least 1.5 s, at most half the timeout. It grows with the
+// clean delivery so that, on a slow machine, a request the server lets
+// through still arrives while the first is held (a fixed limit let it
+// arrive after, and a missing guard passed).
+func inFlightHoldLimit(cleanMS int64, timeout time.Duration) time.Duration {
+	return min(max(5*time.Duration(cleanMS)*time.Millisecond, 1500*time.Millisecond), timeout/2)
+}
 
 // inFlightHold holds the round's first effect request at the fake provider
 // while the same key is sent again, so "the first is still running" is a
@@ -28,14 +34,15 @@ type inFlightHold struct {
 	mu       sync.Mutex
 	heldSeq  int
 	released bool
-	expired  bool        // let go by holdLimit, not by an answer
+	limit    time.Duration
+	expired  bool        // let go by limit, not by an answer
 	during   []int       // seqs of effect requests that arrived meanwhile
 	answers  map[int]int // delivery → status of its first answer meanwhile
 	others   int         // deliveries sending the key again
 }
 
-func newInFlightHold(others int) *inFlightHold {
-	return &inFlightHold{held: make(chan struct{}), free: make(chan struct{}), answers: map[int]int{}, others: others}
+func newInFlightHold(others int, limit time.Duration) *inFlightHold {
+	return &inFlightHold{held: make(chan struct{}), free: make(chan struct{}), answers: map[int]int{}, others: others, limit: limit}
 }
 
 func (h *inFlightHold) arrived(r *EffectRequest, remoteAddr string) bool {
@@ -47,7 +54,7 @@ func (h *inFlightHold) arrived(r *EffectRequest, remoteAddr string) bool {
 		h.mu.Unlock()
 		select {
 		case <-h.free:
-		case <-time.After(holdLimit):
+		case <-time.After(h.limit):
 			h.mu.Lock()
 			h.expired = !h.released
 			h.mu.Unlock()
@@ -110,7 +117,7 @@ func (h *inFlightHold) wasHeld() bool {
 func (t *clientKeyTransport) probeInFlight(ctx context.Context, others int) (Probe, *inFlightHold) {
 	key := newClientKey()
 	p := Probe{Name: ProbeInFlight, Client: min(len(t.clients), 1), IdempotencyKey: key, EffectRequests: []EffectRequest{}}
-	hold := newInFlightHold(others)
+	hold := newInFlightHold(others, inFlightHoldLimit(t.h.cleanMS, t.h.cfg.Timeout))
 	hold.inner = noHooks{}
 	t.h.prov.setHooks(hold)
 	defer t.h.prov.setHooks(nil)
