@@ -18,6 +18,7 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -52,6 +53,13 @@ type Func struct {
 	writers map[types.Object][]ast.Expr // values written into v (h.Write(x), fmt.Fprint(v, x))
 	decoded map[types.Object][]ast.Expr // what v was decoded from (json.Unmarshal(data, &v), dec.Decode(&v)): every field of v
 	elems   map[types.Object][]ast.Expr // v[i] = e, *v = e
+
+	// paramSinks' memo: the parameters by object, those found to reach a
+	// key, and how many of Sinks were walked to find them.
+	params      map[types.Object]int
+	paramHit    map[int]bool
+	paramIdx    []int
+	walkedSinks int
 }
 
 type fieldRef struct {
@@ -185,32 +193,63 @@ func (f *Func) ParamIndex(id *ast.Ident) int {
 }
 
 // propagateParamSinks adds call arguments as sinks when the callee's
-// parameter reaches a key.
+// parameter reaches a key. It is a worklist over the package's call sites,
+// found once: a function whose parameters newly reach a key revisits only
+// its callers' calls, so a chain of n helpers costs n steps, not n passes
+// over every body (which made a 5,000-helper chain quadratic).
 func propagateParamSinks(all []*Func, byObj map[*types.Func]*Func) {
-	added := map[ast.Expr]bool{}
-	for changed := true; changed; {
-		changed = false
-		for _, f := range all {
-			ast.Inspect(f.Decl.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
+	type site struct {
+		caller *Func
+		call   *ast.CallExpr
+		fn     *types.Func
+	}
+	callers := map[*Func][]site{}
+	for _, f := range all {
+		ast.Inspect(f.Decl.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
 				fn := Callee(f.info, call)
-				callee := byObj[fn]
-				if callee == nil {
-					return true
+				if callee := byObj[fn]; callee != nil {
+					callers[callee] = append(callers[callee], site{f, call, fn})
 				}
-				for _, i := range callee.paramSinks() {
-					if i < len(call.Args) && !added[call.Args[i]] {
-						added[call.Args[i]] = true
-						f.addSink(call.Args[i], call.Args[i].Pos(), "argument of "+fn.Name()+" that becomes its idempotency key")
-						changed = true
-					}
-				}
-				return true
-			})
+			}
+			return true
+		})
+	}
+	built := map[*Func]int{} // sinks a function had before propagation
+	var work []*Func
+	queued := map[*Func]bool{}
+	for _, f := range all {
+		built[f] = len(f.Sinks)
+		if len(f.paramSinks()) > 0 {
+			work = append(work, f)
+			queued[f] = true
 		}
+	}
+	added := map[ast.Expr]bool{}
+	for len(work) > 0 {
+		callee := work[0]
+		work = work[1:]
+		queued[callee] = false
+		for _, s := range callers[callee] {
+			grew := false
+			for _, i := range callee.paramSinks() {
+				if i < len(s.call.Args) && !added[s.call.Args[i]] {
+					added[s.call.Args[i]] = true
+					s.caller.addSink(s.call.Args[i], s.call.Args[i].Pos(), "argument of "+s.fn.Name()+" that becomes its idempotency key")
+					grew = true
+				}
+			}
+			if grew && !queued[s.caller] {
+				work = append(work, s.caller)
+				queued[s.caller] = true
+			}
+		}
+	}
+	// The propagated sinks in source order, whatever order the worklist
+	// found them in, so rules report the same way on every run.
+	for _, f := range all {
+		extra := f.Sinks[built[f]:]
+		sort.SliceStable(extra, func(i, j int) bool { return extra[i].Pos < extra[j].Pos })
 	}
 }
 
@@ -240,38 +279,47 @@ func (p *Package) KeyArgs(f *Func) map[ast.Expr]*types.Var {
 	return out
 }
 
-// paramSinks returns the indexes of the parameters that reach a key.
+// paramSinks returns the indexes of the parameters that reach a key. It
+// walks only the sinks added since its last call: propagation asks again
+// every time a callee's parameters grow.
 func (f *Func) paramSinks() []int {
-	params := map[types.Object]int{}
-	i := 0
-	for _, fld := range f.Decl.Type.Params.List {
-		if len(fld.Names) == 0 {
-			i++
-			continue
-		}
-		for _, n := range fld.Names {
-			if obj := f.info.Defs[n]; obj != nil {
-				params[obj] = i
+	if f.params == nil {
+		f.params = map[types.Object]int{}
+		f.paramHit = map[int]bool{}
+		i := 0
+		for _, fld := range f.Decl.Type.Params.List {
+			if len(fld.Names) == 0 {
+				i++
+				continue
 			}
-			i++
+			for _, n := range fld.Names {
+				if obj := f.info.Defs[n]; obj != nil {
+					f.params[obj] = i
+				}
+				i++
+			}
 		}
 	}
-	hit := map[int]bool{}
-	for _, s := range f.Sinks {
+	if f.walkedSinks == len(f.Sinks) && f.paramIdx != nil {
+		return f.paramIdx
+	}
+	for _, s := range f.Sinks[f.walkedSinks:] {
 		f.Walk(s.Value, func(e ast.Expr) bool {
 			if id, ok := e.(*ast.Ident); ok {
-				if idx, ok := params[f.info.ObjectOf(id)]; ok {
-					hit[idx] = true
+				if idx, ok := f.params[f.info.ObjectOf(id)]; ok {
+					f.paramHit[idx] = true
 				}
 			}
 			return true
 		})
 	}
-	var out []int
-	for idx := range hit {
+	f.walkedSinks = len(f.Sinks)
+	out := []int{}
+	for idx := range f.paramHit {
 		out = append(out, idx)
 	}
 	slices.Sort(out)
+	f.paramIdx = out
 	return out
 }
 
