@@ -336,19 +336,8 @@ func (e *engine) calleesFirst() []*ssa.Function {
 			return
 		}
 		seen[f] = true
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				if call, ok := instr.(ssa.CallInstruction); ok {
-					if m, _, ok := e.boundMethod(call.Common()); ok {
-						visit(m)
-					} else if callee := call.Common().StaticCallee(); callee != nil && e.local[originOf(callee)] {
-						visit(originOf(callee))
-					}
-					for _, target := range e.funcValues()[call.Common().Value] {
-						visit(target)
-					}
-				}
-			}
+		for _, g := range e.calleesOf(f) {
+			visit(g)
 		}
 		order = append(order, f)
 	}
@@ -356,6 +345,88 @@ func (e *engine) calleesFirst() []*ssa.Function {
 		visit(f)
 	}
 	return order
+}
+
+// calleesOf returns the functions of this package f calls: directly, as
+// a method value, or through a function-typed parameter.
+func (e *engine) calleesOf(f *ssa.Function) []*ssa.Function {
+	var out []*ssa.Function
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if m, _, ok := e.boundMethod(call.Common()); ok {
+					out = append(out, m)
+				} else if callee := call.Common().StaticCallee(); callee != nil && e.local[originOf(callee)] {
+					out = append(out, originOf(callee))
+				}
+				out = append(out, e.funcValues()[call.Common().Value]...)
+			}
+		}
+	}
+	return out
+}
+
+// recursiveSCCs returns, for the last function of each recursive strongly
+// connected component of the call graph in callees-first order, the
+// component's functions in that order. solve iterates such a component to
+// its own fixed point before visiting its callers, so mutual recursion is
+// settled bottom-up instead of by rounds over the whole package.
+func (e *engine) recursiveSCCs() map[*ssa.Function][]*ssa.Function {
+	index := map[*ssa.Function]int{}
+	low := map[*ssa.Function]int{}
+	onStack := map[*ssa.Function]bool{}
+	var stack []*ssa.Function
+	comp := map[*ssa.Function]int{}
+	var comps [][]*ssa.Function
+	selfLoop := map[*ssa.Function]bool{}
+	var connect func(f *ssa.Function)
+	connect = func(f *ssa.Function) {
+		index[f] = len(index)
+		low[f] = index[f]
+		stack = append(stack, f)
+		onStack[f] = true
+		for _, g := range e.calleesOf(f) {
+			if g == f {
+				selfLoop[f] = true
+			}
+			if _, ok := index[g]; !ok {
+				connect(g)
+				low[f] = min(low[f], low[g])
+			} else if onStack[g] {
+				low[f] = min(low[f], index[g])
+			}
+		}
+		if low[f] == index[f] {
+			var c []*ssa.Function
+			for {
+				g := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[g] = false
+				comp[g] = len(comps)
+				c = append(c, g)
+				if g == f {
+					break
+				}
+			}
+			comps = append(comps, c)
+		}
+	}
+	for _, f := range e.funcs {
+		if _, ok := index[f]; !ok {
+			connect(f)
+		}
+	}
+	members := map[int][]*ssa.Function{}
+	for _, f := range e.funcs { // callees-first order
+		if c := comp[f]; len(comps[c]) > 1 || selfLoop[f] {
+			members[c] = append(members[c], f)
+		}
+	}
+	out := map[*ssa.Function][]*ssa.Function{}
+	for _, m := range members {
+		out[m[len(m)-1]] = m
+	}
+	return out
 }
 
 func isSetterName(n string) bool { return setterKeyName(n) }

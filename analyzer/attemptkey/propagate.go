@@ -23,14 +23,13 @@ var maxRounds = 12
 // solve propagates to a fixed point.
 func (e *engine) solve() {
 	e.markReadBack()
+	sccs := e.recursiveSCCs()
 	for round := 0; round < maxRounds; round++ {
 		e.changed, e.changedIn = false, nil
 		for _, f := range e.funcs {
-			e.cur = f
-			for _, b := range f.Blocks {
-				for _, instr := range b.Instrs {
-					e.visit(f, instr)
-				}
+			e.visitFunc(f)
+			if scc := sccs[f]; round == 0 && scc != nil {
+				e.settle(scc)
 			}
 		}
 		e.checkSinks()
@@ -53,6 +52,34 @@ func (e *engine) solve() {
 		}
 	}
 	e.computePersists()
+}
+
+func (e *engine) visitFunc(f *ssa.Function) {
+	e.cur = f
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			e.visit(f, instr)
+		}
+	}
+}
+
+// settle visits the functions of a recursive component again until they
+// change nothing. Each pass only adds to a finite set of (location, label)
+// pairs, so it stops; the rounds after the first check the whole package,
+// where closures and globals share locations across components.
+func (e *engine) settle(scc []*ssa.Function) {
+	changed := e.changed
+	for {
+		e.changed = false
+		for _, f := range scc {
+			e.visitFunc(f)
+		}
+		if !e.changed {
+			break
+		}
+		changed = true
+	}
+	e.changed = changed
 }
 
 func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
