@@ -11,6 +11,7 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
+	"github.com/idemcheck/idemcheck/analyzer/reach"
 )
 
 // Analyzer reports idempotency keys built from per-attempt values (IDEM001).
@@ -19,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       Rule.Doc(),
 	URL:       Rule.URL(),
 	Run:       run,
-	Requires:  []*analysis.Analyzer{keymodel.Analyzer},
+	Requires:  []*analysis.Analyzer{keymodel.Analyzer, reach.Analyzer},
 	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings)},
 }
 
@@ -67,6 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	pass.ExportPackageFact(&analyzed{})
 	e := newEngine(pass, keymodel.Of(pass), keyPattern.m)
+	e.reach = reach.Of(pass)
 	e.build()
 	e.solve()
 	e.exportFacts()

@@ -67,6 +67,9 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		if f.weak && chosen[g] != f {
 			continue
 		}
+		if e.sharedByRetries(f) {
+			continue // the retries share the key, and nothing redelivers the call
+		}
 		if f.weak && f.o.kind == kindIdentity && strings.Contains(keyname.Normalize(f.desc), "dedup") {
 			// Deduplicating inbound deliveries by their message id is
 			// what a message id is for; a key sent to a provider is not.

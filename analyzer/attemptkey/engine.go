@@ -17,6 +17,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
+	"github.com/idemcheck/idemcheck/analyzer/reach"
 )
 
 // A key names an abstract memory location or value: a root SSA value and
@@ -169,6 +170,7 @@ type finding struct {
 type engine struct {
 	pass  *analysis.Pass
 	model *keymodel.Model
+	reach *reach.Result // how the package's functions are entered
 	keys  *keyname.Matcher // names of keys: the model's, or -keypattern's
 
 	pkg     *ssa.Package
