@@ -170,7 +170,7 @@ type finding struct {
 type engine struct {
 	pass  *analysis.Pass
 	model *keymodel.Model
-	reach *reach.Result // how the package's functions are entered
+	reach *reach.Result    // how the package's functions are entered
 	keys  *keyname.Matcher // names of keys: the model's, or -keypattern's
 
 	pkg     *ssa.Package
