@@ -244,6 +244,8 @@ func run(pass *analysis.Pass) (any, error) {
 		r:     &Result{info: pass.TypesInfo, files: pass.Files, via: map[ast.Node]Via{}, retriedLits: map[*ast.FuncLit]bool{}},
 		edges: map[ast.Node][]edge{},
 		refd:  map[ast.Node]bool{},
+
+		entered: map[ast.Node]bool{},
 	}
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		n := cur.Node()
@@ -263,6 +265,12 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, n := range b.r.funcs {
 		b.r.via[n] |= b.own(n)
+		if b.entered[n] {
+			// Whoever calls a function that takes a delivery or a
+			// request is the broker's client or the server: no
+			// caller out of view needs guessing.
+			b.r.via[n] &^= OutOfView
+		}
 	}
 	b.propagate()
 	return b.r, nil
@@ -280,6 +288,8 @@ type builder struct {
 	r     *Result
 	edges map[ast.Node][]edge
 	refd  map[ast.Node]bool // functions something here calls or refers to
+	// entered are the functions that are entries by what they handle.
+	entered map[ast.Node]bool
 }
 
 // own is how a function is entered by itself: by what it handles, by a
@@ -305,8 +315,10 @@ func (b *builder) own(n ast.Node) Via {
 	switch b.entryKind(n, ft) {
 	case keymodel.Redelivered:
 		v |= Redelivery
+		b.entered[n] = true
 	case keymodel.Request:
 		v |= Request
+		b.entered[n] = true
 	}
 	return v
 }
@@ -513,6 +525,9 @@ func (b *builder) propagate() {
 			v := b.r.via[n]
 			if e.retry {
 				v |= Retry
+			}
+			if b.entered[e.to] {
+				v &^= OutOfView
 			}
 			if b.r.via[e.to]|v != b.r.via[e.to] {
 				b.r.via[e.to] |= v
