@@ -33,5 +33,3 @@ func retrying(cents int64) error {
 	}
 	return err
 }
-
-
