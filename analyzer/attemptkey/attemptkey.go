@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       Rule.URL(),
 	Run:       run,
 	Requires:  []*analysis.Analyzer{keymodel.Analyzer, reach.Analyzer},
-	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings)},
+	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings), new(retriedKeys)},
 }
 
 // generatedFindings relays findings inside generated code to callers in
@@ -73,6 +73,9 @@ func run(pass *analysis.Pass) (any, error) {
 	e.solve()
 	e.exportFacts()
 	for _, d := range e.diagnostics() {
+		rep.Report(d)
+	}
+	for _, d := range e.relayRetried() {
 		rep.Report(d)
 	}
 	return nil, nil

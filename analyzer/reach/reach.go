@@ -64,6 +64,35 @@ type Result struct {
 	// retriedLits are function literals handed to a function of the
 	// package that calls them in a retry loop (retry(3, func() error {…})).
 	retriedLits map[*ast.FuncLit]bool
+	callers     map[ast.Node][]ast.Node // the reverse of the edges
+	objs        map[ast.Node]*types.Func
+}
+
+// ExportedReaching returns the exported functions of the package from
+// which the function holding pos is reached here (itself included): the
+// ones callers in other packages can call to get there.
+func (r *Result) ExportedReaching(pos token.Pos) []*types.Func {
+	start := r.funcAt(pos)
+	if start == nil {
+		return nil
+	}
+	seen := map[ast.Node]bool{start: true}
+	work := []ast.Node{start}
+	var out []*types.Func
+	for len(work) > 0 {
+		n := work[0]
+		work = work[1:]
+		if fn := r.objs[n]; fn != nil && fn.Exported() {
+			out = append(out, fn)
+		}
+		for _, c := range r.callers[n] {
+			if !seen[c] {
+				seen[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+	return out
 }
 
 // Of returns the result computed for the pass.
@@ -241,7 +270,8 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:  pass,
 		model: keymodel.Of(pass),
 		decls: map[*types.Func]*ast.FuncDecl{},
-		r:     &Result{info: pass.TypesInfo, files: pass.Files, via: map[ast.Node]Via{}, retriedLits: map[*ast.FuncLit]bool{}},
+		r: &Result{info: pass.TypesInfo, files: pass.Files, via: map[ast.Node]Via{}, retriedLits: map[*ast.FuncLit]bool{},
+			callers: map[ast.Node][]ast.Node{}, objs: map[ast.Node]*types.Func{}},
 		edges: map[ast.Node][]edge{},
 		refd:  map[ast.Node]bool{},
 
@@ -255,6 +285,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
 				b.decls[fn] = fd
+				b.r.objs[fd] = fn
 			}
 		}
 		b.r.funcs = append(b.r.funcs, n)
@@ -511,6 +542,7 @@ func (b *builder) targets(fn *types.Func) []ast.Node {
 
 func (b *builder) addEdge(from, to ast.Node, retry bool) {
 	b.edges[from] = append(b.edges[from], edge{to, retry})
+	b.r.callers[to] = append(b.r.callers[to], from)
 	b.refd[to] = true
 }
 

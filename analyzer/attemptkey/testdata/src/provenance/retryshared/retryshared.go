@@ -14,6 +14,8 @@ import (
 	"github.com/google/uuid"
 	amqp "github.com/rabbitmq/amqp091-go"
 	"github.com/stripe/stripe-go/v82/webhook"
+
+	"provenance/retrylib"
 )
 
 type Client struct{}
@@ -139,4 +141,20 @@ func retry(n int, f func() error) error {
 		}
 	}
 	return err
+}
+
+// Found at the call: a consumer reaches retrylib.ChargeOnce, whose key
+// is drawn once per call.
+func ConsumeViaLib(c *retrylib.Client, d amqp.Delivery) error {
+	return retrylib.ChargeOnce(context.Background(), c, 100) // want `built from uuid\.NewString`
+}
+
+// Silent: a route reaches it.
+func RouteViaLib(c *retrylib.Client, w http.ResponseWriter, r *http.Request) {
+	_ = retrylib.ChargeOnce(r.Context(), c, 100)
+}
+
+// ChargeTwice passes the decision on to its own callers.
+func ChargeTwice(ctx context.Context, c *retrylib.Client) error {
+	return retrylib.ChargeOnce(ctx, c, 200)
 }
