@@ -116,6 +116,7 @@ func (h *inFlightHold) wasHeld() bool {
 // may well arrive first.
 func (t *clientKeyTransport) probeInFlight(ctx context.Context, others int) (Probe, *inFlightHold) {
 	key := newClientKey()
+	//idemcheck:ignore IDEM001 the harness plays a new client: the in-flight probe needs a key no round has sent
 	p := Probe{Name: ProbeInFlight, Client: min(len(t.clients), 1), IdempotencyKey: key, EffectRequests: []EffectRequest{}}
 	hold := newInFlightHold(others, inFlightHoldLimit(t.h.cleanMS, t.h.cfg.Timeout))
 	hold.inner = noHooks{}

@@ -257,6 +257,7 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(plan), plan[i].Label())
 		}
+		//idemcheck:ignore IDEM001 the run's HMAC secret is random per run on purpose: the round keys are derived with it, and no run resumes another's
 		round, err := h.runRound(ctx, i+1, plan[i])
 		if err != nil {
 			return nil, err
@@ -589,7 +590,6 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		round.Checks = append(round.Checks, checkAnswersAgree(&round, kp.Kind == KillResend || kp.Kind == KillRespell))
 	}
 	if h.transport != nil {
-		//idemcheck:ignore IDEM001 the harness plays the client: the round's key (newClientKey) is probed from another client on purpose
 		if err := h.transport.judge(ctx, rs, &round); err != nil {
 			return Round{}, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
+	"github.com/idemcheck/idemcheck/analyzer/reach"
 )
 
 // Analyzer reports idempotency keys built from per-attempt values (IDEM001).
@@ -19,8 +20,8 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       Rule.Doc(),
 	URL:       Rule.URL(),
 	Run:       run,
-	Requires:  []*analysis.Analyzer{keymodel.Analyzer},
-	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings)},
+	Requires:  []*analysis.Analyzer{keymodel.Analyzer, reach.Analyzer},
+	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings), new(retriedKeys)},
 }
 
 // generatedFindings relays findings inside generated code to callers in
@@ -67,10 +68,14 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	pass.ExportPackageFact(&analyzed{})
 	e := newEngine(pass, keymodel.Of(pass), keyPattern.m)
+	e.reach = reach.Of(pass)
 	e.build()
 	e.solve()
 	e.exportFacts()
 	for _, d := range e.diagnostics() {
+		rep.Report(d)
+	}
+	for _, d := range e.relayRetried() {
 		rep.Report(d)
 	}
 	return nil, nil

@@ -62,10 +62,16 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 			Message: "note: the analysis of this package was cut short (" + strings.Join(e.capped, "; ") + "); its findings may be incomplete"})
 	}
 	var reported []*finding
+	shared := map[*finding]bool{}
 	for _, f := range candidates {
 		g := group{f.fn, f.o.root}
 		if f.weak && chosen[g] != f {
 			continue
+		}
+		if e.sharedByRetries(f) {
+			// The retries share the key, and nothing here redelivers
+			// the call: only callers in other packages may (relay.go).
+			shared[f] = true
 		}
 		if f.weak && f.o.kind == kindIdentity && strings.Contains(keyname.Normalize(f.desc), "dedup") {
 			// Deduplicating inbound deliveries by their message id is
@@ -136,7 +142,12 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		for _, l := range leaves {
 			related = append(related, analysis.RelatedInformation{Pos: l.pos, Message: "sent by " + shortFuncDisplay(l.fn) + ": " + l.desc})
 		}
-		out = append(out, analysis.Diagnostic{Pos: pos, Category: Rule.ID, Message: msg, Related: related})
+		d := analysis.Diagnostic{Pos: pos, Category: Rule.ID, Message: msg, Related: related}
+		if shared[f] {
+			e.holdForCallers(f, d)
+			continue
+		}
+		out = append(out, d)
 	}
 	return out
 }

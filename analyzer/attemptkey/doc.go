@@ -12,8 +12,10 @@
 // retry loop's counter, or the output of an LLM — differs when the queue
 // redelivers the message or the process restarts,
 // so the provider sees a new key and charges again. Drawing the key once per
-// call and reusing it in the call's own retry loop does not help: on a
-// redelivery, the call is the attempt.
+// call and reusing it in the call's own retry loop holds for those retries,
+// but not where a broker delivery, a queued job or a webhook reaches the
+// call: on a redelivery, the call is the attempt. From an HTTP route or a
+// command line, such a key is not reported.
 //
 // # Fix
 //

@@ -17,6 +17,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
+	"github.com/idemcheck/idemcheck/analyzer/reach"
 )
 
 // A key names an abstract memory location or value: a root SSA value and
@@ -118,6 +119,9 @@ type origin struct {
 	steps  []step
 	root   *origin // the origin before any hop
 	via    []string
+	// persisted: a dependency wrote it to the database before returning
+	// it (Flow.Persisted); set on imported roots only.
+	persisted bool
 }
 
 type step struct {
@@ -169,6 +173,7 @@ type finding struct {
 type engine struct {
 	pass  *analysis.Pass
 	model *keymodel.Model
+	reach *reach.Result    // how the package's functions are entered
 	keys  *keyname.Matcher // names of keys: the model's, or -keypattern's
 
 	pkg     *ssa.Package
@@ -526,11 +531,11 @@ func (e *engine) sourceAt(pos token.Pos, source, kind string) *origin {
 }
 
 func (e *engine) importedOrigin(f Flow) *origin {
-	k := f.Source + "\x00" + f.Kind + "\x00" + f.Posn + "\x00" + strings.Join(f.Via, "\x00")
+	k := f.Source + "\x00" + f.Kind + "\x00" + f.Posn + "\x00" + strings.Join(f.Via, "\x00") + "\x00" + strconv.FormatBool(f.Persisted)
 	if o, ok := e.imported[k]; ok {
 		return o
 	}
-	o := &origin{source: f.Source, kind: f.Kind, posn: f.Posn, via: f.Via}
+	o := &origin{source: f.Source, kind: f.Kind, posn: f.Posn, via: f.Via, persisted: f.Persisted}
 	o.root = o
 	e.imported[k] = o
 	return o

@@ -28,6 +28,9 @@ type Flow struct {
 	Kind     string // e.g. "random per attempt"
 	Posn     string // "file:line:col" of the source, the file as go vet names it
 	Via      []string
+	// Persisted: the function writes the value to the database before
+	// returning it (see persistedOut), so its row decides.
+	Persisted bool
 }
 
 // SinkFlow is a parameter, at a path, that reaches a key sink.

@@ -145,11 +145,76 @@ func (e *engine) persistedBefore(f *finding) bool {
 	if f.instr == nil {
 		return false
 	}
+	if e.persistedByCallee(f.o) {
+		return true
+	}
 	for _, s := range e.persistSites[f.fn] {
 		if !s.roots[f.o.root] || s.instr == f.instr {
 			continue
 		}
 		if f.obj != nil && !f.leaves || instrDominates(s.instr, f.instr) {
+			return true
+		}
+	}
+	return false
+}
+
+// persistedOut reports whether fn writes the origin root to the database
+// before every return that hands it back: a repository method that draws
+// an id and claims its row (insert … on conflict do nothing) before
+// returning it. The caller then uses a key whose row already decides, as
+// if it had written it itself; a dependency says so in its summary
+// (Flow.Persisted).
+func (e *engine) persistedOut(fn *ssa.Function, root *origin) bool {
+	var sites []persistSite
+	for _, s := range e.persistSites[fn] {
+		if s.roots[root] {
+			sites = append(sites, s)
+		}
+	}
+	if len(sites) == 0 {
+		return false
+	}
+	handsBack := false
+	for _, ret := range e.returns[fn] {
+		if !e.returnsOrigin(ret, root) {
+			continue
+		}
+		handsBack = true
+		dominated := false
+		for _, s := range sites {
+			if instrDominates(s.instr, ret) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			return false
+		}
+	}
+	return handsBack
+}
+
+func (e *engine) returnsOrigin(ret *ssa.Return, root *origin) bool {
+	for _, r := range ret.Results {
+		for _, l := range e.labels(e.valKey(r)) {
+			if l.origin != nil && l.origin.root == root {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// persistedByCallee reports whether o came out of a function that had
+// written it to the database before handing it back: a function of this
+// package (its step), or a dependency whose summary says so.
+func (e *engine) persistedByCallee(o *origin) bool {
+	if o.root.persisted {
+		return true
+	}
+	for _, s := range o.steps {
+		if s.out != nil && e.persistedOut(s.out, o.root) {
 			return true
 		}
 	}

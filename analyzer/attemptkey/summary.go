@@ -84,6 +84,7 @@ func (e *engine) flowFrom(l *label, f *ssa.Function, to int, toPath string) (Flo
 		fl.From, fl.Source, fl.Kind, fl.Posn = -1, o.source, o.kind, o.posn
 		fl.Via = append([]string(nil), o.via...)
 		fl.Via = append(fl.Via, funcDisplay(f))
+		fl.Persisted = e.persistedByCallee(o) || e.persistedOut(f, o.root)
 		return fl, true
 	case l.fn == f:
 		fl.From, fl.FromPath = l.param, l.path

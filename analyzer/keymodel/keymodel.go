@@ -2,7 +2,9 @@
 // where per-attempt values come from (sources), where a value becomes a
 // key (sinks), which calls give back stable values (barriers), and what
 // SDK calls do (operations: create, charge, capture, confirm, pay and
-// refund act; update, delete and read do not). Every rule reads it from
+// refund act; update, delete and read do not), and how code is entered
+// (entries.go: deliveries that are redelivered, requests that are not).
+// Every rule reads it from
 // Analyzer's result, computed from the built-in data below extended by
 // .idemcheck.yaml, which is written with the same type (config.Pattern).
 //

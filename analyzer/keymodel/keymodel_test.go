@@ -1,6 +1,7 @@
 package keymodel_test
 
 import (
+	"go/types"
 	"testing"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
@@ -127,5 +128,42 @@ func TestFlag(t *testing.T) {
 	}
 	if res, _ := keymodel.Analyzer.Run(nil); res.(*keymodel.Model) != keymodel.Default() {
 		t.Error("an empty flag is the built-in model")
+	}
+}
+
+// TestEntryOf: a parameter's type makes an entry: a listed delivery, a
+// struct carrying the broker's redelivery metadata (an attempt source
+// field, here configured), a request; a type merely named like one is not.
+func TestEntryOf(t *testing.T) {
+	c := &config.Config{Sources: []config.Pattern{{Package: "example.com/bus", Field: "DeliveryCount", Kind: "attempt"}}}
+	if err := c.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := keymodel.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := func(pkg, name string, fields ...*types.Var) types.Type {
+		p := types.NewPackage(pkg, "p")
+		return types.NewNamed(types.NewTypeName(0, p, name, nil), types.NewStruct(fields, nil), nil)
+	}
+	busPkg := types.NewPackage("example.com/bus", "bus")
+	for _, tc := range []struct {
+		t    types.Type
+		want keymodel.EntryKind
+	}{
+		{named("github.com/rabbitmq/amqp091-go", "Delivery"), keymodel.Redelivered},
+		{types.NewPointer(named("github.com/nats-io/nats.go", "Msg")), keymodel.Redelivered},
+		{named("example.com/bus", "Envelope", types.NewField(0, busPkg, "DeliveryCount", types.Typ[types.Int], false)), keymodel.Redelivered},
+		{types.NewPointer(named("net/http", "Request")), keymodel.Request},
+		{named("example.com/app", "Delivery"), keymodel.NotEntry},
+		{types.Typ[types.String], keymodel.NotEntry},
+	} {
+		if got := m.EntryOf(tc.t); got != tc.want {
+			t.Errorf("EntryOf(%v) = %v, want %v", tc.t, got, tc.want)
+		}
+	}
+	if !m.VerifiesWebhook("github.com/stripe/stripe-go/v82/webhook", "", "ConstructEvent") || m.VerifiesWebhook("example.com/app", "", "ConstructEvent") {
+		t.Error("VerifiesWebhook: want stripe-go's webhook.ConstructEvent only")
 	}
 }

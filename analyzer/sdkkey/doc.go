@@ -16,6 +16,10 @@
 // time.Now and a random number. That protects the SDK's own network retries,
 // but when the queue redelivers the message your handler makes a new call with
 // a new key, and Stripe charges again.
+// It is reported on a path that can run the call again: code a broker
+// delivery, a queued job or a webhook reaches, a loop that retries the call,
+// or a function whose callers are out of view. A call reached only from an
+// HTTP route or a command line is not reported.
 //
 // # Fix
 //

@@ -16,6 +16,7 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
+	"github.com/idemcheck/idemcheck/analyzer/reach"
 )
 
 // Analyzer reports stripe-go writes without an idempotency key (IDEM002).
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      Rule.ID,
 	Doc:       Rule.Doc(),
 	URL:       Rule.URL(),
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer, reach.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil)},
 }
@@ -96,7 +97,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rep := emit.New(pass, Rule.ID)
 	for _, fi := range funcs {
-		c := &checker{pass: pass, model: model, decl: fi.decl, local: local, rep: rep, decls: decls}
+		c := &checker{pass: pass, model: model, decl: fi.decl, local: local, rep: rep, decls: decls, reach: reach.Of(pass)}
 		c.check(true)
 	}
 	return nil, nil
@@ -110,6 +111,7 @@ type checker struct {
 	rep   *emit.Reporter
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, for constructors
 	depth int                           // constructor nesting, bounded
+	reach *reach.Result                 // how the package's functions are entered
 }
 
 // check walks the function's write calls; it reports when report is set
@@ -156,6 +158,9 @@ var again = map[string]string{
 }
 
 func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
+	if !c.mayRepeat(call.Pos()) {
+		return
+	}
 	name := shortName(fn)
 	if sig := fn.Type().(*types.Signature); sig.Recv() != nil && name == via {
 		// sc.V1PaymentIntents.Create reads better than the service type.
@@ -167,6 +172,21 @@ func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
 		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery %s; set params.IdempotencyKey from the frozen intent", via, name, again[kind])
 	}
 	c.rep.Report(call.Pos(), msg)
+}
+
+// mayRepeat reports whether the call at pos can run again for the same
+// intent: in a retry loop, or in code a redelivery, a retry or callers out
+// of view reach. Only then does a key per call charge twice; from an HTTP
+// route or a command line alone, stripe-go's own key covers its retries.
+func (c *checker) mayRepeat(pos token.Pos) bool {
+	if c.reach == nil {
+		return true
+	}
+	if _, ok := c.reach.RetryLoop(pos); ok {
+		return true
+	}
+	v := c.reach.At(pos)
+	return v == 0 || v.MayRepeat()
 }
 
 // writeParams returns the argument indexes of call that are stripe params

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	amqp "github.com/rabbitmq/amqp091-go"
 )
 
 func retry(n int, f func() error) error {
@@ -21,8 +22,9 @@ func retry(n int, f func() error) error {
 }
 
 // A random key drawn once per call and reused by the call's own retry loop
-// is still per attempt: on a redelivery, the call is the attempt.
-func drawnOncePerCall(client *http.Client, url string) error {
+// is still per attempt when the call handles a delivery: on a redelivery,
+// the call is the attempt.
+func drawnOncePerCall(client *http.Client, d amqp.Delivery, url string) error {
 	key := uuid.NewString()
 	return retry(3, func() error {
 		req, _ := http.NewRequest("POST", url, nil)

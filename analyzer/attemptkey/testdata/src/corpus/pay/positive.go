@@ -201,7 +201,16 @@ func ChargeViaProvider(ctx context.Context, p *keys.Provider, o Order) error {
 	return p.Charge(ctx, xid.New().String(), body) // want "idempotency key"
 }
 
-// P13: a random key drawn once per call and reused by the retry closure.
+// P13: a random key drawn once per call and reused by the retry closure,
+// in a call the queue consumer below makes: a redelivery draws another.
+func ConsumeWithRetry(d amqp.Delivery) error {
+	var o Order
+	if err := json.Unmarshal(d.Body, &o); err != nil {
+		return err
+	}
+	return ChargeWithRetry(context.Background(), o)
+}
+
 func ChargeWithRetry(ctx context.Context, o Order) error {
 	key := uuid.New().String()
 	return retry(3, func() error {
