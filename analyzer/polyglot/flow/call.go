@@ -465,7 +465,7 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related) {
 		return
 	}
 	for _, o := range v.origins {
-		if c.persisted[o] || c.retriedInRoute(o) {
+		if c.persisted[o] && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
 			continue
 		}
 		what := o.source + " (" + kindText[o.kind] + ")"
@@ -492,6 +492,20 @@ func reverse(rs []report.Related) []report.Related {
 		out = append(out, rs[i])
 	}
 	return out
+}
+
+// drawnByAttempt reports a kind of value the attempt itself draws
+// (random, clock, counter, model output, a fresh row's id), which writing
+// it before acting settles: the write decides, and what is read back is
+// the key. A transport's message id, request id or delivery counter is
+// handed in by the delivery instead; the next delivery brings its own,
+// so a row written under this one's is never the one it finds.
+func drawnByAttempt(kind string) bool {
+	switch kind {
+	case "message-id", "request-id", "attempt":
+		return false
+	}
+	return true
 }
 
 // retriedInRoute reports a value drawn once, outside the loop that reuses

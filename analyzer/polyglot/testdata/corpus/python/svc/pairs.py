@@ -48,6 +48,27 @@ def persisted_counter(conn, job_id):
     requests.post(API, headers={"Idempotency-Key": f"{order_id}-{attempts}"})
 
 
+# case: pair/persisted-transport-id finding
+def pay_recorded(channel, method, properties, body):
+    # Written before acting, but under the transport's id: the message
+    # published again brings another id, and finds no row.
+    key = properties.message_id
+    db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
+
+
+# case: pair/persisted-random silent
+def pay_recorded_fresh(channel, method, properties, body):
+    key = str(uuid.uuid4())
+    db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})
+
+
+def consume_recorded(ch):
+    ch.basic_consume(queue="pay3", on_message_callback=pay_recorded)
+    ch.basic_consume(queue="pay4", on_message_callback=pay_recorded_fresh)
+
+
 # case: pair/per-attempt-counter finding
 def local_counter(order):
     attempt = 0
