@@ -89,6 +89,10 @@ type paramSink struct {
 	param paramRef
 	site  *sinkSite
 	hops  []report.Related
+	// persisted: the function writes the parameter to the database before
+	// the sink, which settles a value the caller's attempt draws, not a
+	// transport's id (drawnByAttempt).
+	persisted bool
 }
 
 // sinkSite is where a key leaves the process.

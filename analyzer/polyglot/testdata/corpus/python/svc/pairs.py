@@ -64,9 +64,33 @@ def pay_recorded_fresh(channel, method, properties, body):
     requests.post(API, headers={"Idempotency-Key": key})
 
 
+def record_then_pay(key):
+    db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
+
+
+def record_then_pay_fresh(key):
+    db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})
+
+
+# case: pair/persisted-transport-id finding
+def pay_recorded_by_helper(channel, method, properties, body):
+    # The helper writes the key before acting: the caller's message id
+    # is still the transport's.
+    record_then_pay(properties.message_id)
+
+
+# case: pair/persisted-random silent
+def pay_recorded_fresh_by_helper(channel, method, properties, body):
+    record_then_pay_fresh(str(uuid.uuid4()))
+
+
 def consume_recorded(ch):
     ch.basic_consume(queue="pay3", on_message_callback=pay_recorded)
     ch.basic_consume(queue="pay4", on_message_callback=pay_recorded_fresh)
+    ch.basic_consume(queue="pay5", on_message_callback=pay_recorded_by_helper)
+    ch.basic_consume(queue="pay6", on_message_callback=pay_recorded_fresh_by_helper)
 
 
 # case: pair/per-attempt-counter finding

@@ -56,9 +56,33 @@ export async function payRecordedFresh(m: amqp.ConsumeMessage) {
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
 }
 
+async function recordThenPay(key: string) {
+  await pool.query("insert into payments (idem_key) values ($1) on conflict do nothing", [key]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM001
+}
+
+async function recordThenPayFresh(key: string) {
+  await pool.query("insert into payments (idem_key) values ($1) on conflict do nothing", [key]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+}
+
+// case: pair/persisted-transport-id finding
+export async function payRecordedByHelper(m: amqp.ConsumeMessage) {
+  // The helper writes the key before acting: the caller's message id is
+  // still the transport's.
+  await recordThenPay(m.properties.messageId);
+}
+
+// case: pair/persisted-random silent
+export async function payRecordedFreshByHelper(m: amqp.ConsumeMessage) {
+  await recordThenPayFresh(randomUUID());
+}
+
 export async function startRecorded(ch: amqp.Channel) {
   await ch.consume("pay3", payRecorded);
   await ch.consume("pay4", payRecordedFresh);
+  await ch.consume("pay5", payRecordedByHelper);
+  await ch.consume("pay6", payRecordedFreshByHelper);
 }
 
 // case: pair/per-attempt-counter finding
