@@ -107,6 +107,11 @@ func TestScripts(t *testing.T) {
 				// Commands that each cost a cold go vet run or a benchmark:
 				// CI runs them (IDEMCHECK_TESTS=full, see internal/testenv).
 				return testenv.Full(), nil
+			case "nodedeps":
+				return haveNodeDeps(root), nil
+			}
+			if module, ok := strings.CutPrefix(cond, "python3:"); ok {
+				return havePythonModule(module), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -184,6 +189,24 @@ func havePostgres() bool {
 	}
 	found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	return len(found) > 0
+}
+
+// havePythonModule reports whether Debian's python3 imports module
+// (`[python3:pika]`): the handlers in testdata/restart/python run with
+// /usr/bin/python3 and its python3-* packages.
+func havePythonModule(module string) bool {
+	return exec.Command("/usr/bin/python3", "-c", "import "+module).Run() == nil
+}
+
+// haveNodeDeps reports whether node runs and the modules of
+// testdata/restart/node/package-lock.json are installed beside it (`npm ci`
+// writes node_modules/.package-lock.json; .ci/run does it).
+func haveNodeDeps(root string) bool {
+	if _, err := exec.LookPath("node"); err != nil {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(root, "testdata", "restart", "node", "node_modules", ".package-lock.json"))
+	return err == nil
 }
 
 var (

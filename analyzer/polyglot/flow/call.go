@@ -189,7 +189,7 @@ func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
 		}
 		a := whole(selectPath(args[ps.param.i], ps.param.path))
 		hops := append([]report.Related{c.rel(x.Pos, "passed to "+shortName(fn))}, ps.hops...)
-		c.judge(a, ps.site, hops)
+		c.judge(a, ps.site, hops, ps.persisted)
 	}
 }
 
@@ -446,26 +446,24 @@ func (c *ctx) scanFields(x *ir.Call, v *value, depth int) {
 // sink is a place where v leaves the process as a key.
 func (c *ctx) sink(v *value, p ir.Pos, what string, hops []report.Related) {
 	site := &sinkSite{file: c.file(), pos: p, what: what, fn: c.fn}
-	c.judge(whole(v), site, hops)
+	c.judge(whole(v), site, hops, false)
 }
 
 // judge reports the per-attempt origins and companion-rule properties of
-// a key at a sink, and records the parameters that reach it.
-func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related) {
+// a key at a sink, and records the parameters that reach it. persisted
+// says a callee wrote the key to the database before the sink.
+func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted bool) {
 	if v == nil || v.stable && len(v.origins) == 0 {
 		return
 	}
 	for _, p := range v.params {
-		if c.persistedParams[p.i] {
-			continue
-		}
-		c.addSink(paramSink{param: p, site: site, hops: hops})
+		c.addSink(paramSink{param: p, site: site, hops: hops, persisted: persisted || c.persistedParams[p.i]})
 	}
 	if c.quiet {
 		return
 	}
 	for _, o := range v.origins {
-		if c.persisted[o] || c.retriedInRoute(o) {
+		if (persisted || c.persisted[o]) && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
 			continue
 		}
 		what := o.source + " (" + kindText[o.kind] + ")"
@@ -492,6 +490,20 @@ func reverse(rs []report.Related) []report.Related {
 		out = append(out, rs[i])
 	}
 	return out
+}
+
+// drawnByAttempt reports a kind of value the attempt itself draws
+// (random, clock, counter, model output, a fresh row's id), which writing
+// it before acting settles: the write decides, and what is read back is
+// the key. A transport's message id, request id or delivery counter is
+// handed in by the delivery instead; the next delivery brings its own,
+// so a row written under this one's is never the one it finds.
+func drawnByAttempt(kind string) bool {
+	switch kind {
+	case "message-id", "request-id", "attempt":
+		return false
+	}
+	return true
 }
 
 // retriedInRoute reports a value drawn once, outside the loop that reuses

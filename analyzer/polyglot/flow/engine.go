@@ -8,8 +8,9 @@
 // a key. Each function is analyzed once into a summary (what its result
 // is made of, in terms of its parameters and its own sources, and which
 // parameters reach a sink), so the cost grows with the size of the code.
-// A per-attempt value is not reported when a database write of it runs
-// before the effect on every path (it is persisted), when it was read
+// A value the attempt draws (not a transport's id, which the next delivery
+// brings anew) is not reported when a database write of it runs before
+// the effect on every path (it is persisted); none is when it was read
 // back from the database, or when it is drawn once above a retry loop of
 // an HTTP route, which nothing redelivers.
 package flow
@@ -88,6 +89,10 @@ type paramSink struct {
 	param paramRef
 	site  *sinkSite
 	hops  []report.Related
+	// persisted: the function writes the parameter to the database before
+	// the sink, which settles a value the caller's attempt draws, not a
+	// transport's id (drawnByAttempt).
+	persisted bool
 }
 
 // sinkSite is where a key leaves the process.

@@ -48,6 +48,51 @@ def persisted_counter(conn, job_id):
     requests.post(API, headers={"Idempotency-Key": f"{order_id}-{attempts}"})
 
 
+# case: pair/persisted-transport-id finding
+def pay_recorded(channel, method, properties, body):
+    # Written before acting, but under the transport's id: the message
+    # published again brings another id, and finds no row.
+    key = properties.message_id
+    db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
+
+
+# case: pair/persisted-random silent
+def pay_recorded_fresh(channel, method, properties, body):
+    key = str(uuid.uuid4())
+    db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})
+
+
+def record_then_pay(key):
+    db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
+
+
+def record_then_pay_fresh(key):
+    db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})
+
+
+# case: pair/persisted-transport-id finding
+def pay_recorded_by_helper(channel, method, properties, body):
+    # The helper writes the key before acting: the caller's message id
+    # is still the transport's.
+    record_then_pay(properties.message_id)
+
+
+# case: pair/persisted-random silent
+def pay_recorded_fresh_by_helper(channel, method, properties, body):
+    record_then_pay_fresh(str(uuid.uuid4()))
+
+
+def consume_recorded(ch):
+    ch.basic_consume(queue="pay3", on_message_callback=pay_recorded)
+    ch.basic_consume(queue="pay4", on_message_callback=pay_recorded_fresh)
+    ch.basic_consume(queue="pay5", on_message_callback=pay_recorded_by_helper)
+    ch.basic_consume(queue="pay6", on_message_callback=pay_recorded_fresh_by_helper)
+
+
 # case: pair/per-attempt-counter finding
 def local_counter(order):
     attempt = 0

@@ -40,6 +40,51 @@ export async function persistedCounter(jobId: string) {
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `${rows[0].order_id}-${rows[0].attempts}` } });
 }
 
+// case: pair/persisted-transport-id finding
+export async function payRecorded(m: amqp.ConsumeMessage) {
+  // Written before acting, but under the transport's id: the message
+  // published again brings another id, and finds no row.
+  const key = m.properties.messageId;
+  await pool.query("insert into payments (idem_key) values ($1) on conflict do nothing", [key]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM001
+}
+
+// case: pair/persisted-random silent
+export async function payRecordedFresh(m: amqp.ConsumeMessage) {
+  const key = randomUUID();
+  await pool.query("insert into payments (idem_key) values ($1) on conflict do nothing", [key]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+}
+
+async function recordThenPay(key: string) {
+  await pool.query("insert into payments (idem_key) values ($1) on conflict do nothing", [key]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM001
+}
+
+async function recordThenPayFresh(key: string) {
+  await pool.query("insert into payments (idem_key) values ($1) on conflict do nothing", [key]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+}
+
+// case: pair/persisted-transport-id finding
+export async function payRecordedByHelper(m: amqp.ConsumeMessage) {
+  // The helper writes the key before acting: the caller's message id is
+  // still the transport's.
+  await recordThenPay(m.properties.messageId);
+}
+
+// case: pair/persisted-random silent
+export async function payRecordedFreshByHelper(m: amqp.ConsumeMessage) {
+  await recordThenPayFresh(randomUUID());
+}
+
+export async function startRecorded(ch: amqp.Channel) {
+  await ch.consume("pay3", payRecorded);
+  await ch.consume("pay4", payRecordedFresh);
+  await ch.consume("pay5", payRecordedByHelper);
+  await ch.consume("pay6", payRecordedFreshByHelper);
+}
+
 // case: pair/per-attempt-counter finding
 export async function localCounter(orderId: string) {
   let attempt = 0;

@@ -1,0 +1,51 @@
+// A correct payment handler in Node (pg, the stdin protocol): it writes the
+// intent first, derives the key from the frozen payload with an HMAC, reads
+// the key back, calls the provider, then records the result.
+"use strict";
+const crypto = require("node:crypto");
+const fs = require("node:fs");
+const { Client } = require("pg");
+
+// canonical is JSON with sorted object keys: the same payment is the same
+// text whatever order its fields arrived in.
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+async function main() {
+  const msg = JSON.parse(fs.readFileSync(0, "utf8"));
+  const payload = canonical(msg.payment);
+  const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(payload).digest("hex");
+  const db = new Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query("insert into intents (message_id, payload, key) values ($1, $2, $3) on conflict (message_id) do nothing", [
+      msg.message_id,
+      payload,
+      derived,
+    ]);
+    const intent = (await db.query("select key, payload from intents where message_id = $1", [msg.message_id])).rows[0];
+    const done = await db.query("select 1 from intents where key = $1 and status = 'done'", [intent.key]);
+    if (done.rowCount > 0) return;
+    const resp = await fetch(`${process.env.PROVIDER_URL}/v1/charges`, {
+      method: "POST",
+      headers: { "Idempotency-Key": intent.key, "Content-Type": "application/json" },
+      body: intent.payload,
+      signal: AbortSignal.timeout(10000),
+    });
+    if (!resp.ok) throw new Error(`provider answered ${resp.status}`);
+    const charge = await resp.json();
+    await db.query("update intents set status = 'done', charge_id = $1 where key = $2", [charge.id, intent.key]);
+  } finally {
+    await db.end();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+"""A correct RabbitMQ consumer in Python (pika, psycopg): it freezes the
+payment's intent (tenant, action, the payment as canonical JSON), derives
+the key from it with an HMAC, records it (insert ... on conflict do
+nothing) and reads its status back before charging, and acks by hand
+after the charge is recorded. Every delivery of the message, a broker's
+redelivery after a crash or the same payment published again under a new
+message id, asks for the same charge."""
+import hashlib
+import hmac
+import json
+import os
+import urllib.request
+
+import pika
+import psycopg
+
+
+def main():
+    secret = os.environ["IDEMPOTENCY_HMAC_KEY"].encode()
+    db = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
+    conn = pika.BlockingConnection(pika.URLParameters(os.environ["AMQP_URL"]))
+    ch = conn.channel()
+    ch.basic_qos(prefetch_count=1)
+
+    def on_message(channel, method, properties, body):
+        msg = json.loads(body)
+        intent = json.dumps(
+            {"tenant": msg["tenant"], "action": "pix.cobranca", "payment": msg["payment"]},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        key = hmac.new(secret, intent.encode(), hashlib.sha256).hexdigest()
+        db.execute(
+            "insert into payments (idem_key, message_id, status) values (%s, %s, 'started') on conflict (idem_key) do nothing",
+            (key, msg["message_id"]),
+        )
+        status = db.execute("select status from payments where idem_key = %s", (key,)).fetchone()[0]
+        if status != "done":
+            charge = post_charge(key, json.dumps(msg["payment"]).encode())
+            db.execute("update payments set status = 'done', charge_id = %s, updated_at = now() where idem_key = %s", (charge, key))
+        channel.basic_ack(delivery_tag=method.delivery_tag)
+
+    # An exception in on_message ends the process unacknowledged: the
+    # broker redelivers to the next consumer.
+    ch.basic_consume(queue=os.environ["AMQP_QUEUE"], on_message_callback=on_message)
+    ch.start_consuming()
+
+
+def post_charge(key, payment):
+    req = urllib.request.Request(
+        os.environ["PROVIDER_URL"] + "/v1/charges",
+        data=payment,
+        headers={"Idempotency-Key": key, "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.load(resp)["id"]
+
+
+if __name__ == "__main__":
+    main()
