@@ -1,6 +1,7 @@
 // A correct payment handler in Node (pg, the stdin protocol): it writes the
-// intent first, derives the key from the frozen payload with an HMAC, reads
-// the key back, calls the provider, then records the result.
+// intent first, derives the key from the payload normalized with an HMAC,
+// reads the key back, calls the provider with the payload first frozen under
+// that key, then records the result.
 "use strict";
 const crypto = require("node:crypto");
 const fs = require("node:fs");
@@ -16,10 +17,28 @@ function canonical(value) {
   return JSON.stringify(value);
 }
 
+// cents reads an amount written as 150, 150.0 or "150.00" as whole cents,
+// by its digits, not through a float.
+function cents(amount) {
+  const [whole, frac = ""] = String(amount).trim().split(".");
+  if (!/^[0-9]+$/.test(whole) || !/^[0-9]*$/.test(frac)) throw new Error(`bad amount ${amount}`);
+  return Number(whole) * 100 + Number((frac + "00").slice(0, 2));
+}
+
+// normalized is the payment as the key sees it: the amount in cents, a CPF or
+// CNPJ Pix key without punctuation, so the same payment spelled another way
+// (123.456.789-09 or 12345678909, 150 or "150.00") is the same key.
+function normalized(payment) {
+  const out = { ...payment, valor: cents(payment.valor) };
+  const chave = payment.chave_pix_destino;
+  if (typeof chave === "string" && /^[0-9./ -]+$/.test(chave)) out.chave_pix_destino = chave.replace(/[^0-9]/g, "");
+  return out;
+}
+
 async function main() {
   const msg = JSON.parse(fs.readFileSync(0, "utf8"));
   const payload = canonical(msg.payment);
-  const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(payload).digest("hex");
+  const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(canonical(normalized(msg.payment))).digest("hex");
   const db = new Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   try {
@@ -28,7 +47,10 @@ async function main() {
       payload,
       derived,
     ]);
-    const intent = (await db.query("select key, payload from intents where message_id = $1", [msg.message_id])).rows[0];
+    const { key } = (await db.query("select key from intents where message_id = $1", [msg.message_id])).rows[0];
+    // The same payment re-sent under a new message id has a row of its own:
+    // the body is the one first frozen under the key.
+    const intent = (await db.query("select key, payload from intents where key = $1 order by seq limit 1", [key])).rows[0];
     const done = await db.query("select 1 from intents where key = $1 and status = 'done'", [intent.key]);
     if (done.rowCount > 0) return;
     const resp = await fetch(`${process.env.PROVIDER_URL}/v1/charges`, {
