@@ -36,6 +36,16 @@ type Tables struct {
 // function receives or a call returns.
 const ConsumerOnly = "consumer"
 
+// NoModule is the receiver of a method called on an object no imported
+// module made: a model instance or manager, a list, a parameter. Patterns
+// with this Receiver hold only there (a Django related manager's create
+// writes a row; an SDK client's create is an outbound call).
+const NoModule = "object"
+
+// Operations of Kind "respond" write the HTTP response to this process's
+// caller: key-named fields in it are the caller's receipt, not a key sent
+// on. A method pattern holds only on a response handed in as a parameter.
+
 var pythonTables = Tables{
 	Sources: []config.Pattern{
 		{Package: "uuid", Function: "uuid1|uuid4|uuid6|uuid7|UUID\\.uuid4", Kind: "random"},
@@ -94,6 +104,16 @@ var pythonTables = Tables{
 		{Package: "builtins", Function: "print|repr|isinstance|len", Kind: "observe"},
 		{Function: "(logger|log|LOGGER|LOG|logging)\\..*|debug|info|warning|warn|exception|critical", Receiver: ".+", Kind: "observe"},
 		{Function: "save|add|add_all|merge|bulk_create|insert_one|insert_many|update_one|set|setnx|hset|hsetnx|sadd|put_item", Receiver: ".+", Kind: "store"},
+		// Django managers and related managers (order.events.create(…)),
+		// on objects no SDK made: the key is a column of the row written.
+		{Function: "(.*\\.)?(create|acreate|bulk_create|abulk_create|update|aupdate|update_or_create|aupdate_or_create)", Receiver: NoModule, Kind: "store"},
+		// Response bodies: Django, DRF, Flask, FastAPI/Starlette.
+		{Package: "django.http", Function: ".*Response.*", Kind: "respond"},
+		{Package: "django.shortcuts", Function: "render|redirect", Kind: "respond"},
+		{Package: "rest_framework.response", Function: "Response", Kind: "respond"},
+		{Package: "flask", Function: "jsonify|make_response|Response|render_template", Kind: "respond"},
+		{Package: "fastapi.responses", Function: ".*", Kind: "respond"},
+		{Package: "starlette.responses", Function: ".*", Kind: "respond"},
 	},
 	Inserts: []config.Pattern{
 		{Function: "objects\\.create|objects\\.acreate", Receiver: ".+"},
@@ -159,6 +179,9 @@ var typescriptTables = Tables{
 		{Package: "prom-client", Function: ".*", Kind: "observe"},
 		{Function: "(logger|log|console)\\..*|debug|info|warn|warning|trace", Receiver: ".+", Kind: "observe"},
 		{Function: "save|insert|values|persist|set|setnx|hset|hsetnx|sadd|insertOne|insertMany|updateOne", Receiver: ".+", Kind: "store"},
+		// Express/Fastify/Koa response writers on the handler's response
+		// parameter: res.status(201).json({…}), reply.send(…).
+		{Function: "status|json|jsonp|send|sendStatus|render|end|code", Receiver: NoModule, Kind: "respond"},
 	},
 	Inserts: []config.Pattern{
 		{Package: "@prisma/client", Function: ".*\\.create(Many)?"},
