@@ -28,7 +28,16 @@ type Tables struct {
 	Operations []config.Pattern // store (a database write), read, observe (logging, metrics)
 	Inserts    []config.Pattern // writes that create a new row, whose generated id is new per attempt
 	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers) or "consumer"
+	// Records are calls that write a record at a provider or in a
+	// database and return it (stripe.payouts.create, prisma.x.update):
+	// the record's fields (its id) are the provider's, not made of the
+	// request, so a clock reading in the request does not taint them.
+	Records []config.Pattern
 }
+
+// ModuleObject is the receiver of a method called on an object an
+// imported module made (new Stripe(key), new PrismaClient()).
+const ModuleObject = "value"
 
 // Transport patterns with Receiver "consumer" hold only for a parameter
 // of a function registered as a consumer (pika's on_message_callback,
@@ -118,6 +127,11 @@ var pythonTables = Tables{
 	Inserts: []config.Pattern{
 		{Function: "objects\\.create|objects\\.acreate", Receiver: ".+"},
 	},
+	Records: []config.Pattern{
+		// stripe.Payout.create(…), client.payouts.create(…).
+		{Function: "(.*\\.)?(create|create_async|modify|modify_async|update|update_async|capture|capture_async|confirm|confirm_async)", Receiver: "-"},
+		{Function: "(.*\\.)?(create|create_async|modify|modify_async|update|update_async|capture|capture_async|confirm|confirm_async)", Receiver: ModuleObject},
+	},
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(route|get|post|put|patch|delete|api_route|websocket)", Kind: "route"},
 		{Function: "(.*\\.)?(task|shared_task|actor|periodic_task)", Kind: "consumer"},
@@ -186,6 +200,10 @@ var typescriptTables = Tables{
 	Inserts: []config.Pattern{
 		{Package: "@prisma/client", Function: ".*\\.create(Many)?"},
 	},
+	Records: []config.Pattern{
+		// stripe.payouts.create(…), prisma.invoice.update(…).
+		{Function: "(.*\\.)?(create|update|updateMany|upsert|capture|confirm)", Receiver: ModuleObject},
+	},
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(get|post|put|patch|delete|all|route|use)", Kind: "route"},
 		{Function: "(.*\\.)?(consume|subscribe|process|run|Worker|eachMessage|on)", Kind: "consumer"},
@@ -205,7 +223,7 @@ func builtinTables() map[string]Tables {
 }
 
 func compileTables(t Tables) Tables {
-	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries} {
+	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records} {
 		mustCompileList(list)
 	}
 	return t

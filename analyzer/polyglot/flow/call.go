@@ -216,7 +216,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		// parameter) is an "object" too, for the patterns that hold only
 		// for those (a Django related manager's create is a database
 		// write; an SDK client's create is an outbound call).
-		recvKind = "value"
+		recvKind = keymodel.ModuleObject
 		if recv.mod == "" {
 			recvKind = keymodel.NoModule
 		}
@@ -307,6 +307,11 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		// its arguments in memory; nothing leaves.
 		c.scanSinks(x, name, args, kwargs)
 	}
+	if _, ok := match(t.Records); ok && mod != "globalThis" && mod != "builtins" && hasRequest(x, all) {
+		// The record the provider wrote: its id is not made of the
+		// request's fields (a paidAt: new Date() in it).
+		return &value{rooted: true}
+	}
 	v := union(all...)
 	if onValue {
 		v = union(recv, v)
@@ -316,6 +321,20 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		v.mod, v.chain = mod, ""
 	}
 	return v
+}
+
+// hasRequest reports a call given a request: keyword arguments or an
+// object with fields.
+func hasRequest(x *ir.Call, args []*value) bool {
+	if len(x.Kwargs) > 0 {
+		return true
+	}
+	for _, a := range args {
+		if len(a.fields) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // fromParam reports a value that is (made from) a parameter of the
