@@ -203,6 +203,10 @@ var typescriptTables = Tables{
 	Records: []config.Pattern{
 		// stripe.payouts.create(…), prisma.invoice.update(…).
 		{Function: "(.*\\.)?(create|update|updateMany|upsert|capture|confirm)", Receiver: ModuleObject},
+		// The same through a client a project module exports, when the
+		// import is not followed: a resource path before the verb, so
+		// axios.create(config) is not a record.
+		{Function: ".+\\.(create|update|updateMany|upsert|capture|confirm)", Receiver: "-"},
 	},
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(get|post|put|patch|delete|all|route|use)", Kind: "route"},

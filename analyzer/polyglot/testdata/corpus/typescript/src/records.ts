@@ -4,6 +4,7 @@
 import { PrismaClient } from "@prisma/client";
 import Stripe from "stripe";
 import slugify from "slugify";
+import { billing } from "@acme/billing-client";
 
 const prisma = new PrismaClient();
 const stripe = new Stripe(process.env.STRIPE_KEY!);
@@ -15,6 +16,8 @@ export async function markPaid(id: string) {
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `paid-${invoice.id}` } });
   const payout = await stripe.payouts.create({ amount: 100, currency: "usd", description: `withdrawal ${new Date()}` });
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `payout-${payout.id}` } });
+  const charge = await billing.charges.create({ amount: 100, requestedAt: new Date() });
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `charge-${charge.id}` } });
 }
 
 // case: flow/call-result finding
