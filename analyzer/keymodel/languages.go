@@ -28,13 +28,32 @@ type Tables struct {
 	Operations []config.Pattern // store (a database write), read, observe (logging, metrics)
 	Inserts    []config.Pattern // writes that create a new row, whose generated id is new per attempt
 	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers) or "consumer"
+	// Records are calls that write a record at a provider or in a
+	// database and return it (stripe.payouts.create, prisma.x.update):
+	// the record's fields (its id) are the provider's, not made of the
+	// request, so a clock reading in the request does not taint them.
+	Records []config.Pattern
 }
+
+// ModuleObject is the receiver of a method called on an object an
+// imported module made (new Stripe(key), new PrismaClient()).
+const ModuleObject = "value"
 
 // Transport patterns with Receiver "consumer" hold only for a parameter
 // of a function registered as a consumer (pika's on_message_callback,
 // amqplib's channel.consume, a BullMQ Worker); the others for any value a
 // function receives or a call returns.
 const ConsumerOnly = "consumer"
+
+// NoModule is the receiver of a method called on an object no imported
+// module made: a model instance or manager, a list, a parameter. Patterns
+// with this Receiver hold only there (a Django related manager's create
+// writes a row; an SDK client's create is an outbound call).
+const NoModule = "object"
+
+// Operations of Kind "respond" write the HTTP response to this process's
+// caller: key-named fields in it are the caller's receipt, not a key sent
+// on. A method pattern holds only on a response handed in as a parameter.
 
 var pythonTables = Tables{
 	Sources: []config.Pattern{
@@ -94,9 +113,24 @@ var pythonTables = Tables{
 		{Package: "builtins", Function: "print|repr|isinstance|len", Kind: "observe"},
 		{Function: "(logger|log|LOGGER|LOG|logging)\\..*|debug|info|warning|warn|exception|critical", Receiver: ".+", Kind: "observe"},
 		{Function: "save|add|add_all|merge|bulk_create|insert_one|insert_many|update_one|set|setnx|hset|hsetnx|sadd|put_item", Receiver: ".+", Kind: "store"},
+		// Django managers and related managers (order.events.create(…)),
+		// on objects no SDK made: the key is a column of the row written.
+		{Function: "(.*\\.)?(create|acreate|bulk_create|abulk_create|update|aupdate|update_or_create|aupdate_or_create)", Receiver: NoModule, Kind: "store"},
+		// Response bodies: Django, DRF, Flask, FastAPI/Starlette.
+		{Package: "django.http", Function: ".*Response.*", Kind: "respond"},
+		{Package: "django.shortcuts", Function: "render|redirect", Kind: "respond"},
+		{Package: "rest_framework.response", Function: "Response", Kind: "respond"},
+		{Package: "flask", Function: "jsonify|make_response|Response|render_template", Kind: "respond"},
+		{Package: "fastapi.responses", Function: ".*", Kind: "respond"},
+		{Package: "starlette.responses", Function: ".*", Kind: "respond"},
 	},
 	Inserts: []config.Pattern{
 		{Function: "objects\\.create|objects\\.acreate", Receiver: ".+"},
+	},
+	Records: []config.Pattern{
+		// stripe.Payout.create(…), client.payouts.create(…).
+		{Function: "(.*\\.)?(create|create_async|modify|modify_async|update|update_async|capture|capture_async|confirm|confirm_async)", Receiver: "-"},
+		{Function: "(.*\\.)?(create|create_async|modify|modify_async|update|update_async|capture|capture_async|confirm|confirm_async)", Receiver: ModuleObject},
 	},
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(route|get|post|put|patch|delete|api_route|websocket)", Kind: "route"},
@@ -159,9 +193,20 @@ var typescriptTables = Tables{
 		{Package: "prom-client", Function: ".*", Kind: "observe"},
 		{Function: "(logger|log|console)\\..*|debug|info|warn|warning|trace", Receiver: ".+", Kind: "observe"},
 		{Function: "save|insert|values|persist|set|setnx|hset|hsetnx|sadd|insertOne|insertMany|updateOne", Receiver: ".+", Kind: "store"},
+		// Express/Fastify/Koa response writers on the handler's response
+		// parameter: res.status(201).json({…}), reply.send(…).
+		{Function: "status|json|jsonp|send|sendStatus|render|end|code", Receiver: NoModule, Kind: "respond"},
 	},
 	Inserts: []config.Pattern{
 		{Package: "@prisma/client", Function: ".*\\.create(Many)?"},
+	},
+	Records: []config.Pattern{
+		// stripe.payouts.create(…), prisma.invoice.update(…).
+		{Function: "(.*\\.)?(create|update|updateMany|upsert|capture|confirm)", Receiver: ModuleObject},
+		// The same through a client a project module exports, when the
+		// import is not followed: a resource path before the verb, so
+		// axios.create(config) is not a record.
+		{Function: ".+\\.(create|update|updateMany|upsert|capture|confirm)", Receiver: "-"},
 	},
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(get|post|put|patch|delete|all|route|use)", Kind: "route"},
@@ -182,7 +227,7 @@ func builtinTables() map[string]Tables {
 }
 
 func compileTables(t Tables) Tables {
-	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries} {
+	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records} {
 		mustCompileList(list)
 	}
 	return t

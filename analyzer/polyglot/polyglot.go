@@ -70,7 +70,7 @@ func Find(opts Options) (map[string][]string, error) {
 				return nil
 			}
 			if d.IsDir() {
-				if path != root && (!recursive || skipDir(path, d.Name())) {
+				if path != root && (!recursive || skipDir(path, d.Name()) || !opts.Tests && testDirs[d.Name()]) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -123,8 +123,40 @@ func skipFile(name string, tests bool) bool {
 	if tests {
 		return false
 	}
-	return strings.HasPrefix(lower, "test_") || strings.HasSuffix(lower, "_test.py") || lower == "conftest.py" ||
-		strings.Contains(lower, ".test.") || strings.Contains(lower, ".spec.")
+	return isTestFile(lower)
+}
+
+// Test code, skipped unless --tests as Go's _test.go files are: pytest's
+// and unittest's files, Jest/Vitest/Mocha specs, test scripts
+// (scripts/test-e2e.js), and the directories that hold only tests.
+var (
+	testPrefixes = []string{"test_", "test-"}
+	testSuffixes = []string{"_test.py", "_tests.py"}
+	testInfixes  = []string{".test.", ".spec.", ".e2e.", "-test.", "-spec."}
+	testNames    = map[string]bool{"conftest.py": true}
+	testDirs     = map[string]bool{"tests": true, "test": true, "__tests__": true, "spec": true, "e2e": true}
+)
+
+func isTestFile(lower string) bool {
+	if testNames[lower] {
+		return true
+	}
+	for _, p := range testPrefixes {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	for _, sfx := range testSuffixes {
+		if strings.HasSuffix(lower, sfx) {
+			return true
+		}
+	}
+	for _, in := range testInfixes {
+		if strings.Contains(lower, in) {
+			return true
+		}
+	}
+	return false
 }
 
 // Run lints the files Find lists.

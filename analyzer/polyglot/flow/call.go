@@ -7,6 +7,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/internal/sqlquery"
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 	"github.com/idemcheck/idemcheck/analyzer/report"
@@ -211,7 +212,14 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if onValue {
 		// A method of a value, also of an object a module made
 		// (knex's db("t").insert): the value-method patterns apply.
-		recvKind = "value"
+		// An object no module made (a model instance or manager, a
+		// parameter) is an "object" too, for the patterns that hold only
+		// for those (a Django related manager's create is a database
+		// write; an SDK client's create is an outbound call).
+		recvKind = keymodel.ModuleObject
+		if recv.mod == "" {
+			recvKind = keymodel.NoModule
+		}
 	}
 	match := func(ps []config.Pattern) (config.Pattern, bool) {
 		for _, p := range ps {
@@ -281,9 +289,29 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 			return &value{stable: true}
 		case "read":
 			return &value{stable: true}
+		case "respond":
+			// The HTTP response to this process's caller: a key-named
+			// field in the body is the caller's receipt, not a key sent
+			// on. A method counts only on a response handed in (a
+			// parameter), not on a value an outbound call returned.
+			if !onValue {
+				return &value{}
+			}
+			if fromParam(recv) {
+				return copyFields(recv) // res.status(400).json(…) chains on the response
+			}
 		}
 	}
-	c.scanSinks(x, name, args, kwargs)
+	if !(onValue && recv.local) {
+		// A method of a list or dict built here (push, append) keeps
+		// its arguments in memory; nothing leaves.
+		c.scanSinks(x, name, args, kwargs)
+	}
+	if _, ok := match(t.Records); ok && mod != "globalThis" && mod != "builtins" && hasRequest(x, all) {
+		// The record the provider wrote: its id is not made of the
+		// request's fields (a paidAt: new Date() in it).
+		return &value{rooted: true}
+	}
 	v := union(all...)
 	if onValue {
 		v = union(recv, v)
@@ -293,6 +321,26 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		v.mod, v.chain = mod, ""
 	}
 	return v
+}
+
+// hasRequest reports a call given a request: keyword arguments or an
+// object with fields.
+func hasRequest(x *ir.Call, args []*value) bool {
+	if len(x.Kwargs) > 0 {
+		return true
+	}
+	for _, a := range args {
+		if len(a.fields) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// fromParam reports a value that is (made from) a parameter of the
+// function, with no per-attempt origin or module of its own.
+func fromParam(v *value) bool {
+	return v != nil && len(v.params) > 0 && len(v.origins) == 0 && v.mod == ""
 }
 
 func lastSeg(mod string) string {

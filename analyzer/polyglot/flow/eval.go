@@ -372,7 +372,7 @@ func (c *ctx) eval(x ir.Expr) *value {
 	case *ir.Binary:
 		return c.binary(x)
 	case *ir.Dict:
-		v := &value{fields: map[string]*value{}}
+		v := &value{fields: map[string]*value{}, local: true}
 		for _, s := range x.Spreads {
 			sv := c.eval(s)
 			for k, f := range sv.fields {
@@ -399,7 +399,7 @@ func (c *ctx) eval(x ir.Expr) *value {
 		}
 		return v
 	case *ir.List:
-		v := &value{fields: map[string]*value{}}
+		v := &value{fields: map[string]*value{}, local: true}
 		for i, el := range x.Elems {
 			v.fields["$"+itoa(i)] = c.eval(el)
 		}

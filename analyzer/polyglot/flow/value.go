@@ -74,6 +74,11 @@ type value struct {
 	str    string // its constant string value, when known
 	hasStr bool
 
+	// local is a dict, object or list literal built in the project: a
+	// method called on it (push, append, set) keeps its arguments in this
+	// process, so a key-named field handed to it does not leave.
+	local bool
+
 	// An external module or a member of one (mod with chain "" is the
 	// module), or an object a module's function returned.
 	mod   string
