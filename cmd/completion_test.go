@@ -42,7 +42,7 @@ func TestFlagValuesComplete(t *testing.T) {
 		{[]string{"normcheck", "--rule", "pix"}, []string{"pix_key", "pix_key_typed"}, noFiles},
 		{[]string{"derive", "--format", ""}, []string{"text", "json"}, noFiles},
 		{[]string{"derive", "--action", "pix.c"}, []string{"pix.cobranca"}, noFiles},
-		{[]string{"restart-test", "--kill-at", "re"}, []string{"request", "response", "resend"}, noFiles},
+		{[]string{"restart-test", "--kill-at", "re"}, []string{"request", "response", "resend", "respell"}, noFiles},
 		{[]string{"restart-test", "--kill-at=after"}, []string{"after-response"}, noFiles},
 		{[]string{"restart-test", "--kill-at", "db-"}, []string{"db-write:", "db-commit-lost:"}, ":6"}, // and no space after the colon
 		{[]string{"restart-test", "--provider-fault", ""}, []string{"500-once", "delay:"}, ":6"},

@@ -483,6 +483,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		// cannot be told apart by delivery.
 		_, api := h.transport.(*clientKeyTransport)
 		rs.rv = newRendezvous(kp.N, rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil && !api, rs.holds)
+		rs.rv.scaleWithArrival(time.Now(), h.cfg.Timeout/2)
 		if h.deliverSrv != nil {
 			rs.gate = newStartGate(kp.N, startGateWait(h.cfg.Timeout))
 		}

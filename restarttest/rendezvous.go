@@ -40,6 +40,12 @@ type barrier struct {
 	point   string
 	parties int
 	wait    time.Duration
+	// started is when the round's deliveries started; limit caps the wait.
+	// The others get twice as long as the first needed to arrive: on a
+	// loaded machine (a handler that takes seconds to start) a fixed wait
+	// released the first before the second had even begun.
+	started time.Time
+	limit   time.Duration
 
 	mu       sync.Mutex
 	arrived  map[int]bool
@@ -74,8 +80,13 @@ func (b *barrier) join(ctx context.Context, d int) {
 	}
 	if len(b.arrived) == 0 {
 		b.first = time.Now()
-		b.timer = time.AfterFunc(b.wait, func() {
-			b.open(false, fmt.Sprintf("released after the bounded wait of %s", b.wait))
+		wait := b.wait
+		if !b.started.IsZero() {
+			wait = max(wait, min(2*b.first.Sub(b.started), b.limit))
+		}
+		wait = wait.Round(time.Millisecond)
+		b.timer = time.AfterFunc(wait, func() {
+			b.open(false, fmt.Sprintf("released after the bounded wait of %s", wait))
 		})
 	}
 	b.arrived[d] = true
@@ -154,6 +165,14 @@ func newRendezvous(parties int, wait time.Duration, byDelivery bool, holds *hold
 		writes:     newBarrier(PointFirstWrite, parties, wait, holds),
 		requests:   newBarrier(PointFirstRequest, parties, wait, holds),
 		byDelivery: byDelivery,
+	}
+}
+
+// scaleWithArrival lets each barrier wait up to twice the time its first
+// arrival took since start, at most limit.
+func (rv *rendezvous) scaleWithArrival(start time.Time, limit time.Duration) {
+	for _, b := range []*barrier{rv.writes, rv.requests} {
+		b.started, b.limit = start, limit
 	}
 }
 
