@@ -40,7 +40,7 @@ func TestTwoRunsOnOnePortNeverJudgeEachOther(t *testing.T) {
 				if j == 1 {
 					time.Sleep(time.Duration(rand.IntN(500)) * time.Millisecond)
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 				defer cancel()
 				rep, err := Run(ctx, cfg)
 				outcome[j] = judgeAlone(rep, err, j == 0)

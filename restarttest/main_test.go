@@ -240,7 +240,10 @@ func ran(t *testing.T, rep *Report, names ...string) []string {
 
 func run(t *testing.T, cfg Config) *Report {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// A bound for a hung run, not a speed check: the full default plan of a
+	// shell handler (a dozen rounds, each attempt a few processes) took
+	// over two minutes while CI's other packages loaded the machine.
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
 	rep, err := Run(ctx, cfg)
 	if err != nil {
@@ -248,6 +251,9 @@ func run(t *testing.T, cfg Config) *Report {
 	}
 	return rep
 }
+
+// runLimit bounds one Run in a test.
+const runLimit = 8 * time.Minute
 
 func roundAt(t *testing.T, rep *Report, kill string) Round {
 	t.Helper()
@@ -308,7 +314,7 @@ func (s *stringsBuilder) String() string              { return string(s.b) }
 // with the report of the rounds run so far.
 func runNoVerdict(t *testing.T, cfg Config) (*Report, *EnvError) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
 	rep, err := Run(ctx, cfg)
 	var env *EnvError

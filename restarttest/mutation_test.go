@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/idemcheck/idemcheck/internal/mutant"
 	"github.com/idemcheck/idemcheck/internal/testenv"
@@ -175,7 +174,7 @@ func runMutant(t *testing.T, s mutationSubject, sg mutant.Safeguard, files map[s
 
 func runEither(t *testing.T, cfg Config) (*Report, *EnvError) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
 	rep, err := Run(ctx, cfg)
 	if err == nil {

@@ -31,7 +31,7 @@ func shell(t *testing.T, script string) (*Group, string) {
 // pidsIn waits until the script has written want pids to file.
 func pidsIn(t *testing.T, file string, want int) []int {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		data, _ := os.ReadFile(file)
 		var pids []int
@@ -93,9 +93,13 @@ func TestNothingOutlivesTheGroup(t *testing.T) {
 		for _, how := range []string{"exit", "kill"} {
 			t.Run(tc.name+" then "+how, func(t *testing.T) {
 				t.Parallel()
-				script := tc.script + "\nsleep 0.1"
+				// The escapees write their pids on their own time; the
+				// command ends only once they have (a fixed pause lost the
+				// race on a loaded machine, and the group went first).
+				wrote := fmt.Sprintf("\nwhile [ \"$(wc -l <\"$OUT\" 2>/dev/null || echo 0)\" -lt %d ]; do sleep 0.05; done", tc.pids)
+				script := tc.script + wrote
 				if how == "kill" {
-					script = tc.script + "\nsleep 300"
+					script += "\nsleep 300"
 				}
 				g, out := shell(t, script)
 				pids := pidsIn(t, out, tc.pids)
