@@ -275,3 +275,20 @@ func (m *Model) IsHeader(name string) bool { return m.Headers.Match(name) }
 
 // Disabled reports whether the configuration turns rule id off.
 func (m *Model) Disabled(id string) bool { return m.Config.Disabled(id) }
+
+// RecvName is the name of a method's receiver type, as the tables name it
+// (pointer or not), and "" for functions.
+func RecvName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}

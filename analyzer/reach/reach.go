@@ -383,7 +383,7 @@ func (b *builder) verifiesWebhook(n ast.Node) bool {
 		}
 		if call, ok := m.(*ast.CallExpr); ok {
 			if fn := calleeFunc(b.pass.TypesInfo, call); fn != nil && fn.Pkg() != nil {
-				if b.model.VerifiesWebhook(fn.Pkg().Path(), recvName(fn), fn.Name()) {
+				if b.model.VerifiesWebhook(fn.Pkg().Path(), keymodel.RecvName(fn), fn.Name()) {
 					found = true
 				}
 			}
@@ -591,19 +591,4 @@ func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
 		fn = fn.Origin()
 	}
 	return fn
-}
-
-func recvName(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
 }

@@ -533,7 +533,7 @@ func (f *Func) call(call *ast.CallExpr) {
 		}
 	}
 	// Sink functions of the key model take the key as any argument.
-	if fn.Pkg() != nil && fn.Name() != "SetIdempotencyKey" && f.model.SinkCall(fn.Pkg().Path(), recvName(fn), fn.Name()) {
+	if fn.Pkg() != nil && fn.Name() != "SetIdempotencyKey" && f.model.SinkCall(fn.Pkg().Path(), keymodel.RecvName(fn), fn.Name()) {
 		for _, a := range call.Args {
 			f.addSink(a, call.Pos(), fn.Name())
 		}
@@ -849,23 +849,7 @@ func (w *walker) call(c *ast.CallExpr) {
 // a way the key checks care about: the key model's barriers
 // (configuration, database reads, replay-stable workflow APIs).
 func (f *Func) isBarrier(fn *types.Func) bool {
-	return fn.Pkg() != nil && f.model.Barrier(fn.Pkg().Path(), recvName(fn), fn.Name())
-}
-
-// recvName is the name of a method's receiver type, "" for functions.
-func recvName(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
+	return fn.Pkg() != nil && f.model.Barrier(fn.Pkg().Path(), keymodel.RecvName(fn), fn.Name())
 }
 
 // Callee returns the function or method a call names (nil for calls of
@@ -886,7 +870,7 @@ func (f *Func) IsKeyName(name string) bool { return f.model.IsKey(name) }
 // by its key (GetByIdempotencyKey): its results are not keys.
 func (f *Func) lookupByKey(decl *ast.FuncDecl) bool {
 	fn, ok := f.info.Defs[decl.Name].(*types.Func)
-	return ok && fn.Pkg() != nil && f.model.Barrier(fn.Pkg().Path(), recvName(fn), fn.Name())
+	return ok && fn.Pkg() != nil && f.model.Barrier(fn.Pkg().Path(), keymodel.RecvName(fn), fn.Name())
 }
 
 // Model is the key model the function was analyzed with.
