@@ -200,6 +200,10 @@ func loginReason(err error) string {
 // resetSchema drops and recreates the schema (owned by the run's role),
 // then applies setup inside it in one transaction of the setup session.
 func (db *database) resetSchema(ctx context.Context, setup string) error {
+	return retryStaleTrigger(func() error { return db.resetSchemaOnce(ctx, setup) })
+}
+
+func (db *database) resetSchemaOnce(ctx context.Context, setup string) error {
 	db.terminateLockHolders(ctx)
 	q := pgx.Identifier{db.schema}.Sanitize()
 	err := pgx.BeginFunc(ctx, db.admin, func(tx pgx.Tx) error {
@@ -277,7 +281,10 @@ group by l.pid`, db.schema)
 // dropSchema removes the schema.
 func (db *database) dropSchema(ctx context.Context) error {
 	db.terminateLockHolders(ctx)
-	_, err := db.admin.Exec(ctx, "drop schema if exists "+pgx.Identifier{db.schema}.Sanitize()+" cascade")
+	err := retryStaleTrigger(func() error {
+		_, err := db.admin.Exec(ctx, "drop schema if exists "+pgx.Identifier{db.schema}.Sanitize()+" cascade")
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("drop schema %s: %w", db.schema, err)
 	}

@@ -151,6 +151,10 @@ func (g *schemaGuard) remove(ctx context.Context, admin *pgx.Conn) {
 	if g == nil || !g.active {
 		return
 	}
+	// A cancelled run still removes its guard the safe way: were the
+	// admin session to end first, the triggers would go without the wait.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), guardDrainLimit+5*time.Second)
+	defer cancel()
 	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("alter event trigger %s_ddl disable; alter event trigger %s_drop disable", g.name, g.name)).ReadAll()
 	limit := g.drainLimit
 	if limit == 0 {
@@ -158,6 +162,33 @@ func (g *schemaGuard) remove(ctx context.Context, admin *pgx.Conn) {
 	}
 	waitForOlderTransactions(ctx, admin, limit)
 	_, _ = admin.PgConn().Exec(ctx, fmt.Sprintf("drop event trigger if exists %s_ddl; drop event trigger if exists %s_drop; drop function if exists pg_temp.%s()", g.name, g.name, g.name)).ReadAll()
+}
+
+// staleTriggerTries bounds retryStaleTrigger.
+const staleTriggerTries = 4
+
+// retryStaleTrigger runs f again, in a new transaction, while it fails
+// because another run's guard went away under it. A run whose admin
+// session ends without remove (its process killed, its connection lost)
+// takes its function and triggers with it at once; a session that had
+// already looked up the triggers for its command then fails with "cache
+// lookup failed for function". The next transaction rereads the list, so
+// the failure says nothing about this run: only the statement is retried.
+func retryStaleTrigger(f func() error) error {
+	err := f()
+	for try := 1; try < staleTriggerTries && isStaleTrigger(err); try++ {
+		time.Sleep(time.Duration(try) * 50 * time.Millisecond)
+		err = f()
+	}
+	return err
+}
+
+// isStaleTrigger reports whether err is a lookup of an event trigger
+// function that was dropped during the command.
+func isStaleTrigger(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "XX000" &&
+		strings.HasPrefix(pgErr.Message, "cache lookup failed for function")
 }
 
 // guardDrainLimit bounds the wait for the transactions that began before

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // publicTable is a table name outside any run's schema, unique per call.
@@ -396,5 +397,41 @@ func TestGuardRemovalWaitsForOlderTransactions(t *testing.T) {
 	var left int
 	if err := watcher.QueryRow(ctx, "select count(*) from pg_event_trigger where evtname like $1", g.name+"%").Scan(&left); err != nil || left != 0 {
 		t.Fatalf("%d triggers left after removal (%v)", left, err)
+	}
+}
+
+// A run whose admin session ends without removing its guard (its process
+// killed, its connection lost) takes the function and the triggers with
+// it at once; a command of another session that had looked the triggers
+// up fails with the error below (CI's log, verbatim). Such a failure is
+// retried, in a new transaction; any other error is not.
+func TestStaleTriggerOfAnEndedRunIsRetried(t *testing.T) {
+	stale := &pgconn.PgError{Severity: "ERROR", Code: "XX000", Message: "cache lookup failed for function 85698"}
+	for _, tc := range []struct {
+		name  string
+		errs  []error // what each try returns
+		tries int
+	}{
+		{"stale then ok", []error{stale, nil}, 2},
+		{"wrapped stale then ok", []error{fmt.Errorf("drop schema x: %w", stale), nil}, 2},
+		{"stale every time", []error{stale, stale, stale, stale, stale}, staleTriggerTries},
+		{"another internal error", []error{&pgconn.PgError{Code: "XX000", Message: "cache lookup failed for relation 1"}}, 1},
+		{"a refusal", []error{&pgconn.PgError{Code: "42501", Message: "permission denied"}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tries := 0
+			err := retryStaleTrigger(func() error {
+				err := tc.errs[tries]
+				tries++
+				return err
+			})
+			if tries != tc.tries {
+				t.Errorf("tries: got %d, want %d", tries, tc.tries)
+			}
+			want := tc.errs[tc.tries-1]
+			if err != want {
+				t.Errorf("error: got %v, want %v", err, want)
+			}
+		})
 	}
 }
