@@ -18,6 +18,7 @@ import (
 	"github.com/idemcheck/idemcheck/internal/ui"
 	"github.com/idemcheck/idemcheck/restarttest"
 	"github.com/idemcheck/idemcheck/restarttest/htmlreport"
+	"github.com/idemcheck/idemcheck/restarttest/pgembed"
 )
 
 // RestartTestOptions are the parsed flags of `idemcheck restart-test`.
@@ -185,7 +186,7 @@ func restartTestRun(opts *RestartTestOptions) error {
 
 	if cfg.DSN == "" {
 		progress.show("starting an embedded PostgreSQL…")
-		pg, err := restarttest.StartEmbedded(ctx)
+		pg, err := pgembed.Start(ctx)
 		if err != nil {
 			if ierr := in.err("stopped the embedded PostgreSQL"); ierr != nil {
 				return ierr

@@ -10,7 +10,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/internal/iostreams"
 	"github.com/idemcheck/idemcheck/internal/testenv"
-	"github.com/idemcheck/idemcheck/restarttest"
+	"github.com/idemcheck/idemcheck/restarttest/pgembed"
 )
 
 func runRestartTest(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -83,7 +83,7 @@ func TestRestartTestRefusesRemoteDatabaseURL(t *testing.T) {
 // quick start's path), else --dsn from IDEMCHECK_TEST_DATABASE.
 func databaseArgs(t *testing.T) []string {
 	t.Helper()
-	if _, err := restarttest.FindServerBinaries(); err == nil {
+	if _, err := pgembed.FindBinaries(); err == nil {
 		return nil
 	}
 	if dsn := os.Getenv("IDEMCHECK_TEST_DATABASE"); dsn != "" {
@@ -101,7 +101,7 @@ func testDatabaseArgs(t *testing.T) []string {
 	if dsn := os.Getenv("IDEMCHECK_TEST_DATABASE"); dsn != "" {
 		return []string{"--dsn", dsn}
 	}
-	if _, err := restarttest.FindServerBinaries(); err != nil {
+	if _, err := pgembed.FindBinaries(); err != nil {
 		t.Skip("no PostgreSQL server binaries and no IDEMCHECK_TEST_DATABASE")
 	}
 	dsn, err := shared.DSN()

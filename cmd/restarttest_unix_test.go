@@ -14,14 +14,14 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/internal/iostreams"
-	"github.com/idemcheck/idemcheck/restarttest"
+	"github.com/idemcheck/idemcheck/restarttest/pgembed"
 )
 
 // Ctrl-C during a run on the embedded server stops the handlers and removes
 // the server's directory.
 func TestRestartTestInterruptRemovesEmbeddedServer(t *testing.T) {
 	t.Parallel()
-	if _, err := restarttest.FindServerBinaries(); err != nil {
+	if _, err := pgembed.FindBinaries(); err != nil {
 		t.Skip(err)
 	}
 	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "idemcheck-pg-*"))

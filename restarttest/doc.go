@@ -16,6 +16,6 @@
 // Config.DeliverURL is set. It finds DATABASE_URL, the PG* variables,
 // PROVIDER_URL, MODEL_URL and IDEMPOTENCY_HMAC_KEY in its environment.
 //
-// Use Run to execute a run, StartEmbedded for a throwaway PostgreSQL, and
+// Use Run to execute a run, pgembed.Start for a throwaway PostgreSQL, and
 // WriteText or the JSON encoding of Report to present the result.
 package restarttest

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idemcheck/idemcheck/restarttest/pgembed"
+
 	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
@@ -39,7 +41,7 @@ func TestMain(m *testing.M) {
 	}
 	flag.Parse()
 	moreParallel()
-	var pg *Embedded
+	var pg *pgembed.Server
 	if testing.Short() {
 		testDSNError = errors.New("-short")
 		close(testDSNReady)
@@ -56,7 +58,7 @@ func TestMain(m *testing.M) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			var err error
-			if pg, err = StartEmbedded(ctx); err != nil {
+			if pg, err = pgembed.Start(ctx); err != nil {
 				testDSNError = err
 			} else {
 				testDSN = pg.DSN()

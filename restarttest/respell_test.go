@@ -2,9 +2,10 @@ package restarttest
 
 import (
 	"encoding/json"
-	"github.com/idemcheck/idemcheck/internal/mutant"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/mutant"
 )
 
 // The respelled message says the same, spelled another way: its members

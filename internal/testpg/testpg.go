@@ -11,13 +11,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/idemcheck/idemcheck/restarttest"
+	"github.com/idemcheck/idemcheck/restarttest/pgembed"
 )
 
 // Shared is a server started on first use. The zero value is ready.
 type Shared struct {
 	once sync.Once
-	pg   *restarttest.Embedded
+	pg   *pgembed.Server
 	err  error
 }
 
@@ -26,7 +26,7 @@ func (s *Shared) DSN() (string, error) {
 	s.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		s.pg, s.err = restarttest.StartEmbedded(ctx)
+		s.pg, s.err = pgembed.Start(ctx)
 	})
 	if s.err != nil {
 		return "", fmt.Errorf("start the tests' embedded PostgreSQL: %v", s.err)

@@ -20,6 +20,7 @@ import (
 	"github.com/idemcheck/idemcheck/internal/procgroup"
 	"github.com/idemcheck/idemcheck/internal/testenv"
 	"github.com/idemcheck/idemcheck/restarttest"
+	"github.com/idemcheck/idemcheck/restarttest/pgembed"
 )
 
 // TestReportInBrowser runs restart-test for real (a handler that draws a
@@ -157,7 +158,7 @@ func testDatabase(t *testing.T) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pg, err := restarttest.StartEmbedded(ctx)
+	pg, err := pgembed.Start(ctx)
 	if err != nil {
 		t.Skipf("no PostgreSQL: set IDEMCHECK_TEST_DATABASE or install the server binaries: %v", err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 
-	"github.com/idemcheck/idemcheck/restarttest"
+	"github.com/idemcheck/idemcheck/restarttest/pgembed"
 	"github.com/idemcheck/idemcheck/restarttest/pgproxy"
 )
 
@@ -27,7 +27,7 @@ import (
 var (
 	upstreamDSN string
 	upstreamErr error
-	embedded    *restarttest.Embedded
+	embedded    *pgembed.Server
 )
 
 func TestMain(m *testing.M) {
@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 		upstreamDSN = v
 	} else {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		embedded, upstreamErr = restarttest.StartEmbedded(ctx)
+		embedded, upstreamErr = pgembed.Start(ctx)
 		cancel()
 		if upstreamErr == nil {
 			upstreamDSN = embedded.DSN()

@@ -1,11 +1,12 @@
 //go:build unix
 
-package restarttest
+package pgembed
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -22,15 +23,15 @@ import (
 	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
-// ErrNoServerBinaries is returned by StartEmbedded when neither PATH nor
+// ErrNoBinaries is returned by Start when neither PATH nor
 // /usr/lib/postgresql/*/bin holds initdb and postgres.
-var ErrNoServerBinaries = errors.New("no PostgreSQL server binaries (initdb, postgres) found on PATH or under /usr/lib/postgresql/*/bin: " +
+var ErrNoBinaries = errors.New("no PostgreSQL server binaries (initdb, postgres) found on PATH or under /usr/lib/postgresql/*/bin: " +
 	"install them (apt-get install postgresql, brew install postgresql) or pass --dsn")
 
-// Embedded is a throwaway PostgreSQL cluster in a temporary directory,
+// Server is a throwaway PostgreSQL cluster in a temporary directory,
 // listening on a unix socket and a random loopback port with trust
 // authentication. Stop removes everything.
-type Embedded struct {
+type Server struct {
 	Dir    string // temporary directory: data/ and the unix socket
 	Port   int
 	User   string // database superuser: postgres
@@ -41,20 +42,20 @@ type Embedded struct {
 }
 
 // DSN is a libpq URL for the embedded server over TCP loopback.
-func (e *Embedded) DSN() string {
+func (e *Server) DSN() string {
 	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/postgres?sslmode=disable", e.User, e.Port)
 }
 
 // SocketDSN is a libpq URL for the embedded server over its unix socket.
-func (e *Embedded) SocketDSN() string {
+func (e *Server) SocketDSN() string {
 	return fmt.Sprintf("postgres://%s@/postgres?host=%s&port=%d&sslmode=disable", e.User, e.Dir, e.Port)
 }
 
 // serverBinGlob is where distributions install the server binaries.
 var serverBinGlob = "/usr/lib/postgresql/*/bin"
 
-// FindServerBinaries returns the directory holding initdb and postgres.
-func FindServerBinaries() (string, error) {
+// FindBinaries returns the directory holding initdb and postgres.
+func FindBinaries() (string, error) {
 	if p, err := exec.LookPath("initdb"); err == nil {
 		for _, cand := range []string{p, resolveLink(p)} {
 			dir := filepath.Dir(cand)
@@ -70,14 +71,14 @@ func FindServerBinaries() (string, error) {
 			return dir, nil
 		}
 	}
-	return "", ErrNoServerBinaries
+	return "", ErrNoBinaries
 }
 
-// StartEmbedded initializes and starts a throwaway cluster. When running as
+// Start initializes and starts a throwaway cluster. When running as
 // root the server runs as the `postgres` OS user, because PostgreSQL refuses
 // to run as root.
-func StartEmbedded(ctx context.Context) (*Embedded, error) {
-	binDir, err := FindServerBinaries()
+func Start(ctx context.Context) (*Server, error) {
+	binDir, err := FindBinaries()
 	if err != nil {
 		return nil, err
 	}
@@ -85,12 +86,12 @@ func StartEmbedded(ctx context.Context) (*Embedded, error) {
 	if err != nil {
 		return nil, err
 	}
-	RemoveStaleEmbedded()
-	dir, err := os.MkdirTemp(embeddedParent(cred), "idemcheck-pg-")
+	RemoveStale()
+	dir, err := os.MkdirTemp(parentDir(cred), "idemcheck-pg-")
 	if err != nil {
 		return nil, fmt.Errorf("embedded PostgreSQL: %w", err)
 	}
-	e := &Embedded{Dir: dir, User: "postgres", binDir: binDir, log: procgroup.NewTail(8 << 10)}
+	e := &Server{Dir: dir, User: "postgres", binDir: binDir, log: procgroup.NewTail(8 << 10)}
 	if cred != nil {
 		if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
 			os.RemoveAll(dir)
@@ -115,7 +116,7 @@ func StartEmbedded(ctx context.Context) (*Embedded, error) {
 	}
 }
 
-func (e *Embedded) initdb(ctx context.Context, cred *syscall.Credential) error {
+func (e *Server) initdb(ctx context.Context, cred *syscall.Credential) error {
 	cmd := exec.CommandContext(ctx, filepath.Join(e.binDir, "initdb"),
 		"-D", filepath.Join(e.Dir, "data"), "-U", e.User, "-A", "trust",
 		"-E", "UTF8", "--no-locale", "--no-sync")
@@ -129,7 +130,7 @@ func (e *Embedded) initdb(ctx context.Context, cred *syscall.Credential) error {
 	return nil
 }
 
-func (e *Embedded) start(ctx context.Context, cred *syscall.Credential) error {
+func (e *Server) start(ctx context.Context, cred *syscall.Credential) error {
 	port, err := freeLoopbackPort()
 	if err != nil {
 		return fmt.Errorf("embedded PostgreSQL: %w", err)
@@ -180,7 +181,7 @@ func (e *Embedded) start(ctx context.Context, cred *syscall.Credential) error {
 
 // Stop shuts the server down (fast shutdown, then SIGKILL) and removes its
 // directory. It is safe to call more than once.
-func (e *Embedded) Stop() {
+func (e *Server) Stop() {
 	if e == nil {
 		return
 	}
@@ -212,12 +213,12 @@ func serverCredential() (*syscall.Credential, error) {
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
-// embeddedParent is where the cluster's directory goes: the temporary
+// parentDir is where the cluster's directory goes: the temporary
 // directory, unless the server runs as another user who cannot reach it.
 // Why: a test harness or a user may point TMPDIR into a directory only
 // root can enter (mode 0700); initdb, running as postgres, then fails
 // with "permission denied" before it starts. /tmp is world-searchable.
-func embeddedParent(cred *syscall.Credential) string {
+func parentDir(cred *syscall.Credential) string {
 	dir := os.TempDir()
 	if cred == nil || reachableByOthers(dir) {
 		return dir
@@ -270,23 +271,23 @@ func versionOf(binDir string) float64 {
 	return v
 }
 
-// RemoveStaleEmbedded removes the directories of embedded servers whose
+// RemoveStale removes the directories of embedded servers whose
 // idemcheck died without cleaning up (kill -9): the kernel then killed the
 // server, which left its postmaster.pid naming a dead process.
-func RemoveStaleEmbedded() {
+func RemoveStale() {
 	var dirs []string
 	for _, parent := range []string{os.TempDir(), "/tmp"} {
 		found, _ := filepath.Glob(filepath.Join(parent, "idemcheck-pg-*"))
 		dirs = append(dirs, found...)
 	}
 	for _, dir := range dirs {
-		if embeddedIsStale(dir) {
+		if isStale(dir) {
 			os.RemoveAll(dir)
 		}
 	}
 }
 
-func embeddedIsStale(dir string) bool {
+func isStale(dir string) bool {
 	data, err := os.ReadFile(filepath.Join(dir, "data", "postmaster.pid"))
 	if err != nil {
 		// Not started yet, or being set up by another run: only a day-old
@@ -299,4 +300,19 @@ func embeddedIsStale(dir string) bool {
 		return false
 	}
 	return procgroup.Dead(pid)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// freeLoopbackPort is a TCP port on 127.0.0.1 that was free a moment ago.
+func freeLoopbackPort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }

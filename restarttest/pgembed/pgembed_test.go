@@ -1,6 +1,6 @@
 //go:build unix
 
-package restarttest
+package pgembed
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/idemcheck/idemcheck/internal/testenv"
 )
@@ -23,18 +24,18 @@ import (
 func TestEmbeddedServer(t *testing.T) {
 	t.Parallel()
 	testenv.SkipIfShort(t, "starts PostgreSQL")
-	if _, err := FindServerBinaries(); err != nil {
+	if _, err := FindBinaries(); err != nil {
 		t.Skip(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pg, err := StartEmbedded(ctx)
+	pg, err := Start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, dsn := range []string{pg.DSN(), pg.SocketDSN()} {
-		if err := CheckLoopback(dsn); err != nil {
-			t.Error(err)
+		if cfg, err := pgconn.ParseConfig(dsn); err != nil || cfg.Host != "127.0.0.1" && cfg.Host != pg.Dir {
+			t.Errorf("%s: not loopback or the server's socket (%v)", dsn, err)
 		}
 		conn, err := pgx.Connect(ctx, dsn)
 		if err != nil {
@@ -68,15 +69,12 @@ func TestEmbeddedServer(t *testing.T) {
 }
 
 func TestNoServerBinaries(t *testing.T) {
-	// TestMain starts the tests' server in the background; its lookup reads
-	// PATH and serverBinGlob, which this test changes.
-	<-testDSNReady
 	t.Setenv("PATH", t.TempDir())
 	defer func(g string) { serverBinGlob = g }(serverBinGlob)
 	serverBinGlob = t.TempDir() + "/*/bin"
-	_, err := StartEmbedded(context.Background())
-	if err != ErrNoServerBinaries {
-		t.Fatalf("err = %v, want ErrNoServerBinaries", err)
+	_, err := Start(context.Background())
+	if err != ErrNoBinaries {
+		t.Fatalf("err = %v, want ErrNoBinaries", err)
 	}
 	if !strings.Contains(err.Error(), "--dsn") || !strings.Contains(err.Error(), "install") {
 		t.Errorf("the error must say how to install a server or pass --dsn: %v", err)
@@ -84,9 +82,6 @@ func TestNoServerBinaries(t *testing.T) {
 }
 
 func TestRemoveStaleEmbedded(t *testing.T) {
-	// The tests' server, started in the background, must not land in (or
-	// be swept from) this test's TMPDIR.
-	<-testDSNReady
 	t.Setenv("TMPDIR", t.TempDir())
 	mk := func(name, pid string) string {
 		dir := filepath.Join(os.TempDir(), name)
@@ -116,7 +111,7 @@ func TestRemoveStaleEmbedded(t *testing.T) {
 	defer zombie.Wait()
 	waitZombie(t, zombie.Process.Pid)
 	undead := mk("idemcheck-pg-zombie", strconv.Itoa(zombie.Process.Pid))
-	RemoveStaleEmbedded()
+	RemoveStale()
 	for _, dir := range []string{stale, undead} {
 		if _, err := os.Stat(dir); !os.IsNotExist(err) {
 			t.Errorf("stale directory %s kept: %v", dir, err)
@@ -149,16 +144,15 @@ func waitZombie(t *testing.T, pid int) {
 // the server for its own /proc/self/environ.
 func TestEmbeddedServerHasNoSecret(t *testing.T) {
 	testenv.SkipIfShort(t, "starts PostgreSQL")
-	if _, err := FindServerBinaries(); err != nil {
+	if _, err := FindBinaries(); err != nil {
 		t.Skip(err)
 	}
-	<-testDSNReady // the tests' own server must not see the variable either
 	const secret = "real-secret-of-the-caller-8d1f"
 	t.Setenv("IDEMPOTENCY_HMAC_KEY", secret)
 	t.Setenv("SOME_OTHER_TOKEN", secret)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pg, err := StartEmbedded(ctx)
+	pg, err := Start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

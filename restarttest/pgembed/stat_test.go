@@ -1,6 +1,6 @@
 //go:build unix
 
-package restarttest
+package pgembed
 
 import (
 	"os"
