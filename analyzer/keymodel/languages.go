@@ -33,7 +33,22 @@ type Tables struct {
 	// the record's fields (its id) are the provider's, not made of the
 	// request, so a clock reading in the request does not taint them.
 	Records []config.Pattern
+	// Webhooks are calls that check a webhook's signature: the route
+	// making one receives a webhook, which its sender retries until it
+	// gets a 2xx, so code it reaches can run again for one event.
+	Webhooks []config.Pattern
 }
+
+// Stripe's operations that act (IDEM002), per SDK: repeating one without
+// the same idempotency key charges, pays, refunds or bills again. They come
+// first in Operations, before the generic patterns. Creates that move no
+// money and bill nothing (a customer, a checkout session) are not listed:
+// a repeat leaves a spare object.
+const (
+	stripePythonResources = "Charge|PaymentIntent|Transfer|Payout|Refund|Invoice|InvoiceItem|CreditNote|Subscription|SubscriptionItem|SubscriptionSchedule|Topup"
+	stripeClientResources = "charges|payment_intents|transfers|payouts|refunds|invoices|invoice_items|credit_notes|subscriptions|subscription_items|subscription_schedules|topups"
+	stripeNodeResources   = "charges|paymentIntents|transfers|payouts|refunds|invoices|invoiceItems|creditNotes|subscriptions|subscriptionItems|subscriptionSchedules|topups"
+)
 
 // ModuleObject is the receiver of a method called on an object an
 // imported module made (new Stripe(key), new PrismaClient()).
@@ -104,6 +119,14 @@ var pythonTables = Tables{
 		{Function: "fetchone|fetchall|fetchmany|fetchrow|fetchval|fetch|scalar|scalars|scalar_one|scalar_one_or_none|one|one_or_none|first|objects\\..*|query\\..*\\.(first|one|get|scalar|all)|refresh_from_db|get_or_create|aget_or_create|update_or_create", Receiver: ".+"},
 	},
 	Operations: []config.Pattern{
+		// stripe-python: stripe.Refund.create(…), and StripeClient's
+		// client.refunds.create(…) / client.v1.refunds.create(…).
+		{Package: "stripe", Function: "(" + stripePythonResources + ")\\.create(_async)?", Kind: "create"},
+		{Package: "stripe", Function: "(v1\\.)?(" + stripeClientResources + ")\\.create(_async)?", Kind: "create"},
+		{Package: "stripe", Function: "(v1\\.)?(PaymentIntent|Charge|payment_intents|charges)\\.capture(_async)?", Kind: "capture"},
+		{Package: "stripe", Function: "(v1\\.)?(PaymentIntent|payment_intents)\\.confirm(_async)?", Kind: "confirm"},
+		{Package: "stripe", Function: "(v1\\.)?(Invoice|invoices)\\.pay(_async)?", Kind: "pay"},
+		{Package: "stripe", Function: "(v1\\.)?(Transfer|ApplicationFee)\\.create_(reversal|refund)(_async)?", Kind: "refund"},
 		{Package: "logging", Function: ".*", Kind: "observe"},
 		{Package: "structlog", Function: ".*", Kind: "observe"},
 		{Package: "loguru", Function: ".*", Kind: "observe"},
@@ -137,6 +160,13 @@ var pythonTables = Tables{
 		{Function: "(.*\\.)?(task|shared_task|actor|periodic_task)", Kind: "consumer"},
 		{Function: "(.*\\.)?(add_url_rule)", Kind: "route"},
 		{Function: "(.*\\.)?(basic_consume|consume|subscribe|add_consumer|on_message|iterator)", Kind: "consumer"},
+	},
+	Webhooks: []config.Pattern{
+		{Package: "stripe", Function: "(Webhook\\.)?construct_event|WebhookSignature\\.verify_header"},
+		{Package: "svix", Function: "(webhooks\\.)?(Webhook\\.)?verify"},
+		{Package: "svix.webhooks", Function: "(Webhook\\.)?verify"},
+		{Package: "standardwebhooks", Function: "(webhooks\\.)?(Webhook\\.)?verify"},
+		{Package: "standardwebhooks.webhooks", Function: "(Webhook\\.)?verify"},
 	},
 }
 
@@ -183,6 +213,12 @@ var typescriptTables = Tables{
 		{Package: "@prisma/client", Function: ".*\\.(find.*|upsert|count|aggregate)"},
 	},
 	Operations: []config.Pattern{
+		// stripe-node: stripe.refunds.create(params, { idempotencyKey }).
+		{Package: "stripe", Function: "(v1\\.)?(" + stripeNodeResources + ")\\.create", Kind: "create"},
+		{Package: "stripe", Function: "(v1\\.)?(paymentIntents|charges)\\.capture", Kind: "capture"},
+		{Package: "stripe", Function: "(v1\\.)?paymentIntents\\.confirm", Kind: "confirm"},
+		{Package: "stripe", Function: "(v1\\.)?invoices\\.pay", Kind: "pay"},
+		{Package: "stripe", Function: "(v1\\.)?(transfers\\.createReversal|applicationFees\\.createRefund)", Kind: "refund"},
 		{Package: "globalThis", Function: "console\\..*", Kind: "observe"},
 		{Package: "pino", Function: ".*", Kind: "observe"},
 		{Package: "winston", Function: ".*", Kind: "observe"},
@@ -211,6 +247,15 @@ var typescriptTables = Tables{
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(get|post|put|patch|delete|all|route|use)", Kind: "route"},
 		{Function: "(.*\\.)?(consume|subscribe|process|run|Worker|eachMessage|on)", Kind: "consumer"},
+		// A QStash job: @upstash/qstash's wrappers verify the signature
+		// and QStash retries the handler until it answers 2xx.
+		{Function: "verifySignature(AppRouter|Edge)?", Kind: "consumer"},
+	},
+	Webhooks: []config.Pattern{
+		{Package: "stripe", Function: "webhooks\\.(constructEvent|constructEventAsync)"},
+		{Package: "svix", Function: "verify"},
+		{Package: "standardwebhooks", Function: "verify"},
+		{Package: "@upstash/qstash", Function: "verify"},
 	},
 }
 
@@ -227,7 +272,7 @@ func builtinTables() map[string]Tables {
 }
 
 func compileTables(t Tables) Tables {
-	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records} {
+	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks} {
 		mustCompileList(list)
 	}
 	return t

@@ -5,7 +5,8 @@
 //
 // IDEM002: the SDK draws the idempotency key for you
 //
-// A stripe-go call that moves money or creates a billable object (a
+// A stripe-go call (in Python, stripe-python's; in TypeScript and
+// JavaScript, stripe-node's) that moves money or creates a billable object (a
 // charge, payment intent, transfer, payout, refund, invoice, invoice item,
 // credit note, subscription or top-up; a capture, confirm or pay) is made
 // with params that never get an idempotency key, neither in the function
@@ -41,10 +42,36 @@
 //		return paymentintent.New(params)
 //	}
 //
+// # Bad (Python)
+//
+//	@shared_task
+//	def refund_order(charge_id, cents):
+//	    stripe.Refund.create(charge=charge_id, amount=cents)  # a new key per call
+//
+// # Good (Python)
+//
+//	@shared_task
+//	def refund_order(charge_id, cents, intent_key):
+//	    stripe.Refund.create(charge=charge_id, amount=cents, idempotency_key=f"refund-{intent_key}")
+//
+// # Bad (TypeScript)
+//
+//	export async function refundOrder(chargeId: string, cents: number) {
+//	  await stripe.refunds.create({ charge: chargeId, amount: cents }); // a new key per call
+//	}
+//
+// # Good (TypeScript)
+//
+//	export async function refundOrder(chargeId: string, cents: number, intentKey: string) {
+//	  await stripe.refunds.create({ charge: chargeId, amount: cents }, { idempotencyKey: `refund-${intentKey}` });
+//	}
+//
 // # How it works
 //
 // The analyzer follows the params value back to where it is built in the
 // function, and through helpers that take the params as a parameter (object
 // facts), so a caller that sets the key is not reported. Params of unknown
-// origin are left alone.
+// origin are left alone. In Python and TypeScript, the call's keyword
+// arguments and options object are read where the call is made; options
+// handed in, or spread from a value it cannot see into, are left alone.
 package sdkkey

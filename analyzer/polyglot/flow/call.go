@@ -56,6 +56,7 @@ func (c *ctx) call(x *ir.Call) *value {
 
 func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value) *value {
 	fn := callee.fn
+	c.e.callers[fn] = append(c.e.callers[fn], c.fn)
 	fi := c.e.fileOf(callee)
 	if fi == nil {
 		fi = c.fi
@@ -232,6 +233,9 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if v, ok := c.builtin(x, mod, name, recv, args, kwargs); ok {
 		return v
 	}
+	if _, ok := match(t.Webhooks); ok {
+		c.e.webhook[c.fn] = true
+	}
 	if p, ok := match(t.Sources); ok && p.Kind != "none" {
 		if !(mod == "globalThis" && name == "Date" && (!x.New || len(args) > 0)) {
 			src := name + "()"
@@ -289,6 +293,8 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 			return &value{stable: true}
 		case "read":
 			return &value{stable: true}
+		case "create", "charge", "capture", "confirm", "pay", "refund":
+			c.sdkWrite(x, p.Kind, args, kwargs) // and on: its key is a sink too
 		case "respond":
 			// The HTTP response to this process's caller: a key-named
 			// field in the body is the caller's receipt, not a key sent

@@ -14,7 +14,7 @@ const API = "https://api.provider.example/notify";
 export async function markPaid(id: string) {
   const invoice = await prisma.invoice.update({ where: { id }, data: { paidAt: new Date() } });
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `paid-${invoice.id}` } });
-  const payout = await stripe.payouts.create({ amount: 100, currency: "usd", description: `withdrawal ${new Date()}` });
+  const payout = await stripe.payouts.create({ amount: 100, currency: "usd", description: `withdrawal ${new Date()}` }); // want IDEM002
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `payout-${payout.id}` } });
   const charge = await billing.charges.create({ amount: 100, requestedAt: new Date() });
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `charge-${charge.id}` } });

@@ -1,0 +1,163 @@
+package flow
+
+import (
+	"fmt"
+
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+)
+
+// IDEM002 for Python and TypeScript: an SDK call that acts (the
+// language's Operations of a kind keymodel.Acts: a Stripe create that
+// moves money or bills, a capture, confirm, pay or refund) made without
+// an idempotency key, on a path that can run it again. The SDK then
+// draws a key per call for its own network retries, so a redelivery
+// makes a new call with a new key and the provider acts again. The same
+// meaning as the Go rule: reported where a broker delivery, a queued job
+// or a webhook reaches the call, or where the function's callers are out
+// of view; not where only an HTTP route or a script reaches it.
+
+// keylessWrite is an acting SDK call without an idempotency key.
+type keylessWrite struct {
+	fn   *ir.Func
+	file string
+	pos  ir.Pos
+	call string // "stripe.Refund.create"
+	kind string // the operation kind: create, capture, confirm, pay, refund
+}
+
+// again says what a repeat of each operation kind does.
+var again = map[string]string{
+	"create": "creates it again", "charge": "charges again", "capture": "captures again",
+	"confirm": "confirms (and charges) again", "pay": "pays again", "refund": "refunds again",
+}
+
+// sdkWrite records an acting SDK call that carries no idempotency key.
+func (c *ctx) sdkWrite(x *ir.Call, kind string, args, kwargs []*value) {
+	if c.quiet || c.carriesKey(x, args, kwargs) {
+		return
+	}
+	c.e.keyless = append(c.e.keyless, keylessWrite{fn: c.fn, file: c.file(), pos: x.Pos, call: exprText(x.Fun), kind: kind})
+}
+
+// carriesKey reports whether the call may pass an idempotency key: a
+// keyword argument or an options field named like a key, or an argument
+// it cannot see into (a spread, options handed in), which is given the
+// benefit of the doubt.
+func (c *ctx) carriesKey(x *ir.Call, args, kwargs []*value) bool {
+	m := c.e.prog.Model
+	for i, kv := range x.Kwargs {
+		switch {
+		case kv.Key == "**" || m.IsKey(kv.Key):
+			return true
+		case kv.Key == "options" || kv.Key == "opts" || kv.Key == "request_options":
+			if !seenInto(kwargs[i]) || hasKeyField(m.IsKey, kwargs[i], 0) {
+				return true
+			}
+		}
+	}
+	for i, a := range args {
+		if hasKeyField(m.IsKey, a, 0) {
+			return true
+		}
+		// The first argument is the params or the object's id; the
+		// options, where the key goes, come after it.
+		if i > 0 && !seenInto(a) && !a.hasStr {
+			return true
+		}
+	}
+	return false
+}
+
+// seenInto reports a value whose fields are all known here: an object or
+// dict literal built in the project.
+func seenInto(v *value) bool { return v != nil && v.local }
+
+func hasKeyField(isKey func(string) bool, v *value, depth int) bool {
+	if v == nil || depth > 2 {
+		return false
+	}
+	for k, f := range v.fields {
+		if isKey(k) || hasKeyField(isKey, f, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportKeylessWrites reports the keyless acting calls on paths that can
+// run again, once every function's callers are known.
+func (e *engine) reportKeylessWrites() {
+	memo := map[*ir.Func]bool{}
+	for _, w := range e.keyless {
+		if !e.mayRepeat(w.fn, memo, map[*ir.Func]bool{}) {
+			continue
+		}
+		lang := e.langOf(w.file)
+		fix := "pass idempotency_key= (or options={\"idempotency_key\": …}) derived from the frozen intent"
+		if lang == "typescript" {
+			fix = "pass { idempotencyKey } in the request options, derived from the frozen intent"
+		}
+		msg := fmt.Sprintf("%s is called without an idempotency key: the SDK then draws a new key per call, so a redelivery %s; %s", w.call, again[w.kind], fix)
+		e.report("IDEM002", w.file, w.pos, msg, nil)
+	}
+}
+
+func (e *engine) langOf(file string) string {
+	for f := range e.files {
+		if f.Path == file {
+			return f.Lang
+		}
+	}
+	return ""
+}
+
+// mayRepeat reports whether fn can run again for the same intent: a
+// consumer, a webhook route, code one of them calls, or a function whose
+// callers are out of view (none in the project calls it, and no
+// framework registration names it). An HTTP route and the top level of a
+// module (a script) do not: stripe's own key covers the SDK's retries,
+// and nothing redelivers their input.
+func (e *engine) mayRepeat(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
+	if r, ok := memo[fn]; ok {
+		return r
+	}
+	if visiting[fn] {
+		return false
+	}
+	visiting[fn] = true
+	r := e.repeats(fn, memo, visiting)
+	memo[fn] = r
+	return r
+}
+
+func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
+	for f := fn; f != nil; f = f.Parent {
+		if e.webhook[f] {
+			return true
+		}
+	}
+	switch e.entryOf(fn) {
+	case "consumer":
+		return true
+	case "route":
+		return false
+	}
+	if fn.Name == "<module>" {
+		return false
+	}
+	callers := e.callers[fn]
+	if len(callers) == 0 {
+		if fn.Parent != nil && fn.Parent.Name != "<module>" {
+			// A closure nobody here calls by name (a callback handed to
+			// a library): it runs when its parent does.
+			return e.mayRepeat(fn.Parent, memo, visiting)
+		}
+		return true // out of view
+	}
+	for _, caller := range callers {
+		if e.mayRepeat(caller, memo, visiting) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,97 @@
+# IDEM002: a Stripe call that moves money without an idempotency key, on a
+# path that can run it again (a consumer, a webhook, callers out of view),
+# vs the same call with a key, one that moves no money, or one only an
+# HTTP route or a script reaches.
+import stripe
+from celery import shared_task
+from flask import Flask, request
+
+app = Flask(__name__)
+client = stripe.StripeClient("sk_test")
+
+
+# case: rule/IDEM002 finding
+@shared_task
+def refund_order(charge_id, cents):
+    stripe.Refund.create(charge=charge_id, amount=cents)  # want IDEM002
+
+
+# case: rule/IDEM002 silent
+@shared_task
+def refund_order_keyed(charge_id, cents, intent_key):
+    stripe.Refund.create(charge=charge_id, amount=cents, idempotency_key=f"refund-{intent_key}")
+
+
+# case: rule/IDEM002 finding
+def pay_out(account, cents):
+    # Nothing here calls it: its callers are out of view.
+    return stripe.Payout.create(amount=cents, currency="brl", stripe_account=account)  # want IDEM002
+
+
+# case: rule/IDEM002 finding
+@shared_task
+def charge_with_client(order):
+    client.v1.payment_intents.create(params={"amount": order["cents"], "currency": "brl", "confirm": True})  # want IDEM002
+
+
+# case: rule/IDEM002 silent
+@shared_task
+def charge_with_client_keyed(order):
+    client.v1.payment_intents.create(
+        params={"amount": order["cents"], "currency": "brl", "confirm": True},
+        options={"idempotency_key": f"order-{order['id']}"},
+    )
+
+
+def settle_invoice(invoice_id):
+    stripe.Invoice.pay(invoice_id)  # want IDEM002
+
+
+# case: rule/IDEM002 finding
+@app.route("/stripe/webhook", methods=["POST"])
+def stripe_webhook():
+    # The route verifies Stripe's signature: Stripe retries it until 2xx.
+    event = stripe.Webhook.construct_event(request.data, request.headers["Stripe-Signature"], "whsec")
+    settle_invoice(event["data"]["object"]["id"])
+    return "", 200
+
+
+def charge_card(order):
+    stripe.PaymentIntent.create(amount=order["cents"], currency="brl", confirm=True)
+
+
+# case: rule/IDEM002 silent
+@app.route("/checkout", methods=["POST"])
+def checkout():
+    # Only a route reaches it: nothing redelivers the request, and the
+    # SDK's own key covers its network retries.
+    charge_card(request.json)
+    return "", 201
+
+
+# case: rule/IDEM002 silent
+@shared_task
+def sign_up(email):
+    stripe.Customer.create(email=email)  # moves no money: a repeat leaves a spare customer
+
+
+# case: rule/IDEM002 silent
+@shared_task
+def charge_with_options(order, options):
+    client.payment_intents.create(params={"amount": order["cents"]}, options=options)  # options handed in
+
+
+# case: rule/IDEM002 silent
+@shared_task
+def transfer_spread(params):
+    stripe.Transfer.create(**params)  # params it cannot see into
+
+
+def charge_all(orders):
+    for order in orders:
+        stripe.Charge.create(amount=order["cents"], currency="brl")
+
+
+# case: rule/IDEM002 silent
+if __name__ == "__main__":
+    charge_all([{"cents": 100}])  # a script: run by hand, not redelivered

@@ -1,0 +1,72 @@
+// IDEM002: a Stripe call that moves money without an idempotency key, on
+// a path that can run it again (a consumer, a webhook, a QStash job,
+// callers out of view), vs the same call with a key, one that moves no
+// money, or one only an HTTP route reaches.
+import express from "express";
+import amqp from "amqplib";
+import Stripe from "stripe";
+import { verifySignatureAppRouter } from "@upstash/qstash/nextjs";
+
+const stripe = new Stripe(process.env.STRIPE_KEY!);
+const app = express();
+
+// case: rule/IDEM002 finding
+async function onRefund(msg: amqp.ConsumeMessage) {
+  const { chargeId, cents } = JSON.parse(msg.content.toString());
+  await stripe.refunds.create({ charge: chargeId, amount: cents }); // want IDEM002
+}
+
+// case: rule/IDEM002 silent
+async function onRefundKeyed(msg: amqp.ConsumeMessage) {
+  const { chargeId, cents, intentKey } = JSON.parse(msg.content.toString());
+  await stripe.refunds.create({ charge: chargeId, amount: cents }, { idempotencyKey: `refund-${intentKey}` });
+}
+
+export async function consume(ch: amqp.Channel) {
+  await ch.consume("refunds", (m) => onRefund(m!));
+  await ch.consume("refunds-keyed", (m) => onRefundKeyed(m!));
+}
+
+// case: rule/IDEM002 finding
+export async function payOut(account: string, cents: number) {
+  // Nothing here calls it: its callers are out of view.
+  return stripe.payouts.create({ amount: cents, currency: "brl" }, { stripeAccount: account }); // want IDEM002
+}
+
+// case: rule/IDEM002 finding
+app.post("/stripe/webhook", async (req, res) => {
+  // The route verifies Stripe's signature: Stripe retries it until 2xx.
+  const event = stripe.webhooks.constructEvent(req.body, req.headers["stripe-signature"] as string, "whsec");
+  await stripe.invoices.pay((event.data.object as { id: string }).id); // want IDEM002
+  res.sendStatus(200);
+});
+
+// case: rule/IDEM002 finding
+async function withdraw(req: Request) {
+  const { account, cents } = await req.json();
+  await stripe.transfers.create({ amount: cents, currency: "brl", destination: account }); // want IDEM002
+  return new Response("ok");
+}
+// QStash calls the job, and retries it until it answers 2xx.
+export const POST = verifySignatureAppRouter(withdraw);
+
+async function chargeCard(cents: number) {
+  await stripe.paymentIntents.create({ amount: cents, currency: "brl", confirm: true });
+}
+
+// case: rule/IDEM002 silent
+app.post("/checkout", async (req, res) => {
+  // Only a route reaches it: nothing redelivers the request.
+  await chargeCard(req.body.cents);
+  res.sendStatus(201);
+});
+
+// case: rule/IDEM002 silent
+export async function signUp(email: string) {
+  await stripe.customers.create({ email }); // moves no money: a repeat leaves a spare customer
+}
+
+// case: rule/IDEM002 silent
+export async function chargeWithOptions(cents: number, options: Stripe.RequestOptions) {
+  await stripe.charges.create({ amount: cents, currency: "brl" }, options); // options handed in
+}
