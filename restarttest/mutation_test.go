@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,8 +28,9 @@ type mutationSubject struct {
 	name  string   // row of the table: handler (language, delivery)
 	files []string // the marked files, relative to testdata/restart
 	// pkg is the Go package to build (relative to the module root); ""
-	// for a script, which is files[0], run with sh.
-	pkg string
+	// for a script, which is files[0], run with interp (default sh).
+	pkg    string
+	interp func(t *testing.T) string
 	// config is the run for the handler command and setup SQL.
 	config func(t *testing.T, handler, setup string) Config
 	// full: only at IDEMCHECK_TESTS=full (slow: a server per attempt, a
@@ -45,6 +47,18 @@ func mutationSubjects() []mutationSubject {
 				return cfg
 			}},
 		{name: "sh/intent.sh (sh, stdin)", files: []string{"sh/intent.sh", "sh/setup.sql"},
+			config: func(t *testing.T, handler, setup string) Config {
+				cfg := exampleConfig(t, "intent")
+				cfg.Handler, cfg.Setup = handler, setup
+				return cfg
+			}},
+		{name: "python/intent (Python, stdin)", files: []string{"python/intent/main.py", "sh/setup.sql"}, interp: python, full: true,
+			config: func(t *testing.T, handler, setup string) Config {
+				cfg := exampleConfig(t, "intent")
+				cfg.Handler, cfg.Setup = handler, setup
+				return cfg
+			}},
+		{name: "node/intent (Node, stdin)", files: []string{"node/intent/main.js", "sh/setup.sql"}, interp: node, full: true,
 			config: func(t *testing.T, handler, setup string) Config {
 				cfg := exampleConfig(t, "intent")
 				cfg.Handler, cfg.Setup = handler, setup
@@ -74,6 +88,43 @@ func mutationSubjects() []mutationSubject {
 				return cfg
 			}},
 	}
+}
+
+// python is Debian's python3 with the modules the Python examples import
+// (.ci/run installs them); without them the subject is skipped, except
+// under CI, where that is a failure.
+func python(t *testing.T) string {
+	for _, module := range []string{"psycopg", "pika", "flask"} {
+		if exec.Command("/usr/bin/python3", "-c", "import "+module).Run() != nil {
+			missingInterpreter(t, "/usr/bin/python3 with python3-"+module+" (apt-get install python3-"+module+")")
+		}
+	}
+	return "/usr/bin/python3"
+}
+
+// node is node with the modules of testdata/restart/node installed (npm ci
+// there; .ci/run does it). The mutant runs from a temporary directory, so
+// NODE_PATH points require at those modules.
+func node(t *testing.T) string {
+	modules, err := filepath.Abs(filepath.Join("..", "testdata", "restart", "node", "node_modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missingInterpreter(t, "node (apt-get install nodejs npm)")
+	}
+	if _, err := os.Stat(filepath.Join(modules, ".package-lock.json")); err != nil {
+		missingInterpreter(t, "the modules of testdata/restart/node (npm ci there)")
+	}
+	return "env NODE_PATH=" + shellQuote(modules) + " node"
+}
+
+func missingInterpreter(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("needs %s: .ci/run installs it", what)
+	}
+	t.Skipf("needs %s", what)
 }
 
 // mutantsUncaught are the mutants no black-box run of the default plan
@@ -206,7 +257,11 @@ func mutantHandler(t *testing.T, s mutationSubject, files map[string][]byte) str
 		if err := os.WriteFile(path, files[s.files[0]], 0o755); err != nil {
 			t.Fatal(err)
 		}
-		return "sh " + shellQuote(path)
+		interp := "sh"
+		if s.interp != nil {
+			interp = s.interp(t)
+		}
+		return interp + " " + shellQuote(path)
 	}
 	replace := map[string]string{}
 	for _, f := range s.files {

@@ -38,11 +38,20 @@ function normalized(payment) {
 async function main() {
   const msg = JSON.parse(fs.readFileSync(0, "utf8"));
   const payload = canonical(msg.payment);
+  // mutant:normalize
   const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(canonical(normalized(msg.payment))).digest("hex");
+  // mutant> const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(canonical(msg.payment)).digest("hex"); // as spelled
+  // mutant:end
   const db = new Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   try {
+    // mutant:persist-first
+    // mutant> await chargeProvider(payload, derived); // the charge goes out before the intent is written or read
+    // mutant:end
+    // mutant:on-conflict
     await db.query("insert into intents (message_id, payload, key) values ($1, $2, $3) on conflict (message_id) do nothing", [
+    // mutant> await db.query("insert into intents (message_id, payload, key) values ($1, $2, $3)", [
+    // mutant:end
       msg.message_id,
       payload,
       derived,
@@ -50,21 +59,32 @@ async function main() {
     const { key } = (await db.query("select key from intents where message_id = $1", [msg.message_id])).rows[0];
     // The same payment re-sent under a new message id has a row of its own:
     // the body is the one first frozen under the key.
+    // mutant:frozen-row
     const intent = (await db.query("select key, payload from intents where key = $1 order by seq limit 1", [key])).rows[0];
+    // mutant> const intent = { key, payload }; // this delivery's body, not the frozen one
+    // mutant:end
     const done = await db.query("select 1 from intents where key = $1 and status = 'done'", [intent.key]);
     if (done.rowCount > 0) return;
-    const resp = await fetch(`${process.env.PROVIDER_URL}/v1/charges`, {
-      method: "POST",
-      headers: { "Idempotency-Key": intent.key, "Content-Type": "application/json" },
-      body: intent.payload,
-      signal: AbortSignal.timeout(10000),
-    });
-    if (!resp.ok) throw new Error(`provider answered ${resp.status}`);
-    const charge = await resp.json();
+    const charge = await chargeProvider(intent.payload, intent.key);
     await db.query("update intents set status = 'done', charge_id = $1 where key = $2", [charge.id, intent.key]);
   } finally {
     await db.end();
   }
+}
+
+// chargeProvider calls the provider with the body under the key.
+async function chargeProvider(body, key) {
+  const resp = await fetch(`${process.env.PROVIDER_URL}/v1/charges`, {
+    method: "POST",
+    // mutant:provider-key
+    headers: { "Idempotency-Key": key, "Content-Type": "application/json" },
+    // mutant> headers: { "X-Request-Id": key, "Content-Type": "application/json" }, // the key is not passed on
+    // mutant:end
+    body,
+    signal: AbortSignal.timeout(10000),
+  });
+  if (!resp.ok) throw new Error(`provider answered ${resp.status}`);
+  return resp.json();
 }
 
 main().catch((err) => {

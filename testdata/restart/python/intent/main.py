@@ -30,30 +30,49 @@ def main():
     msg = json.load(sys.stdin)
     secret = os.environ["IDEMPOTENCY_HMAC_KEY"].encode()
     payload = json.dumps(msg["payment"], sort_keys=True, separators=(",", ":"))
+    # mutant:normalize
     canonical = json.dumps(normalized(msg["payment"]), sort_keys=True, separators=(",", ":"))
+    # mutant> canonical = json.dumps(msg["payment"], sort_keys=True, separators=(",", ":"))  # as spelled
+    # mutant:end
     derived = hmac.new(secret, canonical.encode(), hashlib.sha256).hexdigest()
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+        # mutant:persist-first
+        # mutant> # the charge goes out before the intent is written or read
+        # mutant> charge_provider(payload, derived)
+        # mutant:end
+        # mutant:on-conflict
         conn.execute(
             "insert into intents (message_id, payload, key) values (%s, %s, %s) on conflict (message_id) do nothing",
             (msg["message_id"], payload, derived),
         )
+        # mutant> conn.execute(
+        # mutant>     "insert into intents (message_id, payload, key) values (%s, %s, %s)",
+        # mutant>     (msg["message_id"], payload, derived),
+        # mutant> )
+        # mutant:end
         key = conn.execute("select key from intents where message_id = %s", (msg["message_id"],)).fetchone()[0]
         # The same payment re-sent under a new message id has a row of its
         # own: the body is the one first frozen under the key.
+        # mutant:frozen-row
         frozen = conn.execute("select payload from intents where key = %s order by seq limit 1", (key,)).fetchone()[0]
+        # mutant> frozen = payload  # this delivery's body, not the frozen one
+        # mutant:end
         status = conn.execute("select status from intents where key = %s order by status = 'done' desc limit 1", (key,)).fetchone()[0]
         if status == "done":
             return
-        req = urllib.request.Request(
-            os.environ["PROVIDER_URL"] + "/v1/charges",
-            data=frozen.encode(),
-            headers={"Idempotency-Key": key, "Content-Type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            charge = json.load(resp)["id"]
+        charge = charge_provider(frozen, key)
         conn.execute("update intents set status = 'done', charge_id = %s where key = %s", (charge, key))
 
+
+def charge_provider(body, key):
+    """Calls the provider with the body under the key; returns the charge id."""
+    # mutant:provider-key
+    headers = {"Idempotency-Key": key, "Content-Type": "application/json"}
+    # mutant> headers = {"X-Request-Id": key, "Content-Type": "application/json"}  # the key is not passed on
+    # mutant:end
+    req = urllib.request.Request(os.environ["PROVIDER_URL"] + "/v1/charges", data=body.encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.load(resp)["id"]
 
 if __name__ == "__main__":
     main()
