@@ -25,11 +25,15 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
 )
 
-// Operation kinds that act: repeating one of them repeats the effect.
-var acting = map[string]bool{"create": true, "charge": true, "capture": true, "confirm": true, "pay": true, "refund": true}
+// Operation kinds that act: repeating one of them repeats the effect. A
+// capture, confirm or pay acts on an object that exists, and the provider
+// does each at most once per object (a second capture of a PaymentIntent,
+// a confirm of one that succeeded, a pay of a paid invoice fail): a repeat
+// charges nothing, so they are not listed.
+var acting = map[string]bool{"create": true, "charge": true, "refund": true}
 
 // Acts reports whether an operation of this kind has an effect a
-// redelivery would repeat (create, charge, capture, confirm, pay, refund).
+// redelivery would repeat (create, charge, refund).
 func Acts(kind string) bool { return acting[kind] }
 
 // caseFolds are functions whose result is their argument in another case

@@ -49,7 +49,7 @@ func TestDefaultModel(t *testing.T) {
 			t.Errorf("Operation(%s) = %q, want %q", name, kind, want)
 		}
 	}
-	if keymodel.Acts("update") || keymodel.Acts("delete") || !keymodel.Acts("capture") || !keymodel.Acts("refund") {
+	if keymodel.Acts("update") || keymodel.Acts("delete") || keymodel.Acts("capture") || keymodel.Acts("confirm") || keymodel.Acts("pay") || !keymodel.Acts("create") || !keymodel.Acts("refund") {
 		t.Error("Acts")
 	}
 	if !m.SinkField("github.com/stripe/stripe-go/v82", "IdempotencyKey") || !m.SinkField("github.com/aws/aws-sdk-go-v2/service/ec2", "ClientToken") {

@@ -8,12 +8,14 @@
 // A stripe-go call (in Python, stripe-python's; in TypeScript and
 // JavaScript, stripe-node's) that moves money or creates a billable object (a
 // charge, payment intent, transfer, payout, refund, invoice, invoice item,
-// credit note, subscription or top-up; a capture, confirm or pay) is made
-// with params that never get an idempotency key, neither in the function
-// nor from its caller. Creates that move no money and bill nothing (a
-// checkout or billing portal session, a webhook endpoint, an account link,
-// a customer) are not reported: a repeat leaves a spare object. The key
-// model's operation table says which is which. stripe-go then generates one per call from
+// credit note, subscription or top-up) is made with params that never get
+// an idempotency key, neither in the function nor from its caller. Creates
+// that move no money and bill nothing (a checkout or billing portal
+// session, a webhook endpoint, an account link, a customer) are not
+// reported: a repeat leaves a spare object. Nor are a capture, a confirm
+// or a pay: they act on an object that exists, and Stripe does each at most
+// once per object, so a repeat fails instead of charging. The key model's
+// operation table says which is which. stripe-go then generates one per call from
 // time.Now and a random number. That protects the SDK's own network retries,
 // but when the queue redelivers the message your handler makes a new call with
 // a new key, and Stripe charges again.

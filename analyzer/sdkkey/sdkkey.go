@@ -39,7 +39,7 @@ func init() {
 type UnkeyedParams struct {
 	Params []int  // indexes of the parameters, ascending
 	Call   string // the stripe-go call reached, e.g. "paymentintent.New"
-	Kind   string // what it does: create, charge, capture, confirm, pay, refund
+	Kind   string // what it does: create, charge, refund
 }
 
 // AFact implements analysis.Fact.
@@ -153,8 +153,7 @@ func (c *checker) check(report bool) *UnkeyedParams {
 
 // again says what a redelivery repeats.
 var again = map[string]string{
-	"create": "creates it again", "charge": "charges again", "capture": "captures again",
-	"confirm": "confirms (and charges) again", "pay": "pays again", "refund": "refunds again",
+	"create": "creates it again", "charge": "charges again", "refund": "refunds again",
 }
 
 func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
@@ -193,8 +192,9 @@ func (c *checker) mayRepeat(pos token.Pos) bool {
 // sent by a call that acts, the stripe-go call they reach and what it does.
 func (c *checker) writeParams(fn *types.Func, call *ast.CallExpr) ([]int, string, string) {
 	if fn.Pkg() != nil && stripePath.MatchString(fn.Pkg().Path()) {
-		// Only calls that act (create, charge, capture, confirm, pay,
-		// refund) matter: repeating an update or a delete charges nothing.
+		// Only calls that act (create, charge, refund) matter: repeating
+		// an update, a delete, a capture, a confirm or a pay charges
+		// nothing (keymodel.Acts).
 		kind, ok := c.model.Operation(fn.Pkg().Path(), recvName(fn), fn.Name())
 		if !ok || !keymodel.Acts(kind) || isParamsMethod(fn) {
 			return nil, "", ""

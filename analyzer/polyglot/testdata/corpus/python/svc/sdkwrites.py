@@ -43,8 +43,8 @@ def charge_with_client_keyed(order):
     )
 
 
-def settle_invoice(invoice_id):
-    stripe.Invoice.pay(invoice_id)  # want IDEM002
+def refund_invoice(invoice_id):
+    stripe.Refund.create(payment_intent=invoice_id)  # want IDEM002
 
 
 # case: rule/IDEM002 finding
@@ -52,7 +52,7 @@ def settle_invoice(invoice_id):
 def stripe_webhook():
     # The route verifies Stripe's signature: Stripe retries it until 2xx.
     event = stripe.Webhook.construct_event(request.data, request.headers["Stripe-Signature"], "whsec")
-    settle_invoice(event["data"]["object"]["id"])
+    refund_invoice(event["data"]["object"]["payment_intent"])
     return "", 200
 
 
@@ -67,6 +67,12 @@ def checkout():
     # SDK's own key covers its network retries.
     charge_card(request.json)
     return "", 201
+
+
+# case: rule/IDEM002 silent
+@shared_task
+def capture_later(intent_id):
+    stripe.PaymentIntent.capture(intent_id)  # Stripe captures an intent at most once: a repeat fails
 
 
 # case: rule/IDEM002 silent

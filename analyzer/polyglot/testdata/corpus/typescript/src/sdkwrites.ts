@@ -37,7 +37,8 @@ export async function payOut(account: string, cents: number) {
 app.post("/stripe/webhook", async (req, res) => {
   // The route verifies Stripe's signature: Stripe retries it until 2xx.
   const event = stripe.webhooks.constructEvent(req.body, req.headers["stripe-signature"] as string, "whsec");
-  await stripe.invoices.pay((event.data.object as { id: string }).id); // want IDEM002
+  await stripe.refunds.create({ payment_intent: (event.data.object as { id: string }).id }); // want IDEM002
+  await stripe.invoices.pay((event.data.object as { id: string }).id); // a paid invoice is not paid again
   res.sendStatus(200);
 });
 
