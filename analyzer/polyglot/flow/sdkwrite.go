@@ -146,9 +146,11 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 	}
 	callers := e.callers[fn]
 	if len(callers) == 0 {
-		if fn.Parent != nil && fn.Parent.Name != "<module>" {
+		if fn.Parent != nil && fn.Parent.Name != "<module>" && !fn.Parent.IsClass {
 			// A closure nobody here calls by name (a callback handed to
-			// a library): it runs when its parent does.
+			// a library): it runs when its parent does. (A method's
+			// parent is its class, whose construction says nothing of
+			// who calls the method.)
 			return e.mayRepeat(fn.Parent, memo, visiting)
 		}
 		return true // out of view

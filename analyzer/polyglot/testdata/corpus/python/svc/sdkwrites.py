@@ -101,3 +101,16 @@ def charge_all(orders):
 # case: rule/IDEM002 silent
 if __name__ == "__main__":
     charge_all([{"cents": 100}])  # a script: run by hand, not redelivered
+
+
+# case: rule/IDEM002 finding
+class StripeService:
+    # Called through the instance below from code out of view.
+    async def refund(self, *, charge_id: str, cents: int):
+        return await stripe.Refund.create_async(  # want IDEM002
+            charge=charge_id,
+            amount=cents,
+        )
+
+
+stripe_service = StripeService()

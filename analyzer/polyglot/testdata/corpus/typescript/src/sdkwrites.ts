@@ -71,3 +71,12 @@ export async function signUp(email: string) {
 export async function chargeWithOptions(cents: number, options: Stripe.RequestOptions) {
   await stripe.charges.create({ amount: cents, currency: "brl" }, options); // options handed in
 }
+
+// case: rule/IDEM002 finding
+class StripeService {
+  // Called through the instance below from code out of view.
+  async refund(chargeId: string, cents: number) {
+    return stripe.refunds.create({ charge: chargeId, amount: cents }); // want IDEM002
+  }
+}
+export const stripeService = new StripeService();
