@@ -3,10 +3,12 @@ package polyglot
 import (
 	"encoding/json"
 	"os"
+
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/tailscale/hujson"
 
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
@@ -147,9 +149,6 @@ func (r *resolver) tsFile(p string) *ir.File {
 	return nil
 }
 
-var jsonComment = regexp.MustCompile(`(?m)^\s*//.*$|/\*(?s:.*?)\*/`)
-var trailingComma = regexp.MustCompile(`,(\s*[}\]])`)
-
 // tsConfigFor reads the nearest tsconfig.json or jsconfig.json up from dir.
 func (r *resolver) tsConfigFor(dir string) *tsPaths {
 	r.mu.Lock()
@@ -182,7 +181,12 @@ func readTSConfig(dir string) *tsPaths {
 		if err != nil {
 			continue
 		}
-		data = trailingComma.ReplaceAll(jsonComment.ReplaceAll(data, nil), []byte("$1"))
+		// tsconfig.json is JSON with comments and trailing commas; a
+		// "**/*.ts" glob in it is a string, not a comment's start.
+		data, err = hujson.Standardize(data)
+		if err != nil {
+			return &tsPaths{}
+		}
 		var cfg struct {
 			CompilerOptions struct {
 				BaseURL string              `json:"baseUrl"`
