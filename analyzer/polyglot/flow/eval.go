@@ -424,6 +424,11 @@ func (c *ctx) binary(x *ir.Binary) *value {
 	case "or", "||", "??":
 		// key = request.headers.get("Idempotency-Key") or …: the client's
 		// key when it sends one.
+		if isGlobal(l) && r != nil && r.mod != "" && !isGlobal(r) {
+			// global.prisma ?? new PrismaClient(): a cached instance of
+			// what the right side makes; its module says what it is.
+			return merge(r, l)
+		}
 		return merge(l, r)
 	case "and", "&&", "==", "!=", "===", "!==", "<", ">", "<=", ">=", "in", "not in", "is", "is not", "instanceof":
 		return &value{}
@@ -433,6 +438,12 @@ func (c *ctx) binary(x *ir.Binary) *value {
 		v.float = true
 	}
 	return v
+}
+
+// isGlobal reports a value read from the language's globals (global.x,
+// globalThis.x, a builtin).
+func isGlobal(v *value) bool {
+	return v != nil && (v.mod == "globalThis" || v.mod == "builtins")
 }
 
 // str evaluates string building: the taint of every part; the constant

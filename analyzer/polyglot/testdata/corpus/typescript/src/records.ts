@@ -5,6 +5,7 @@ import { PrismaClient } from "@prisma/client";
 import Stripe from "stripe";
 import slugify from "slugify";
 import { billing } from "@acme/billing-client";
+import { db } from "@/lib/db";
 
 const prisma = new PrismaClient();
 const stripe = new Stripe(process.env.STRIPE_KEY!);
@@ -18,6 +19,12 @@ export async function markPaid(id: string) {
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `payout-${payout.id}` } });
   const charge = await billing.charges.create({ amount: 100, requestedAt: new Date() });
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `charge-${charge.id}` } });
+}
+
+// case: flow/call-result silent
+export async function markPaidThroughCachedClient(id: string) {
+  const invoice = await db.invoice.update({ where: { id }, data: { paidAt: new Date() } });
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `paid-${invoice.id}` } });
 }
 
 // case: flow/call-result finding
