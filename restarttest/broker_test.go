@@ -64,7 +64,7 @@ func brokerConfig(t *testing.T, deliver, handler string) Config {
 		Message:     readTestdata(t, "message.json"),
 		Setup:       string(readTestdata(t, "consumers/setup.sql")),
 		MaxAttempts: 4,
-		Timeout:     20 * time.Second,
+		Timeout:     attemptLimit,
 		Backoff:     30 * time.Millisecond,
 		AckWait:     400 * time.Millisecond,
 		DSN:         dsn(t),

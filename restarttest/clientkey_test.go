@@ -25,7 +25,7 @@ func apiConfig(t *testing.T, name string) Config {
 		Message:       readTestdata(t, "message.json"),
 		Setup:         string(readTestdata(t, "api/setup.sql")),
 		MaxAttempts:   4,
-		Timeout:       20 * time.Second,
+		Timeout:       attemptLimit,
 		Backoff:       30 * time.Millisecond,
 		DSN:           dsn(t),
 		ClientKey:     true,

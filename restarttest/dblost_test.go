@@ -34,7 +34,7 @@ cat > /dev/null &&
 curl -sS -f -H 'Idempotency-Key: fixed' --data '{"amount":"150.00"}' "$PROVIDER_URL/v1/charges" > /dev/null`,
 		Message:    readTestdata(t, "message.json"),
 		DSN:        dsn(t),
-		Timeout:    20 * time.Second,
+		Timeout:    attemptLimit,
 		KillPoints: []KillPoint{{Kind: KillNone}, {Kind: KillConcurrent, N: 2}},
 	}
 	n := testenv.Repeat(t)

@@ -23,7 +23,7 @@ func localOrderConfig(t *testing.T, args string, effectSQL ...string) Config {
 		Setup:       string(readTestdata(t, "localorder/setup.sql")),
 		EffectSQL:   effectSQL,
 		MaxAttempts: 4,
-		Timeout:     20 * time.Second,
+		Timeout:     attemptLimit,
 		Backoff:     30 * time.Millisecond,
 		DSN:         dsn(t),
 	}

@@ -22,7 +22,7 @@ func shellConfig(t *testing.T, script string, kill ...KillPoint) Config {
 		Message:     readTestdata(t, "message.json"),
 		Setup:       string(readTestdata(t, "sh/setup.sql")),
 		MaxAttempts: 4,
-		Timeout:     20 * time.Second,
+		Timeout:     attemptLimit,
 		Backoff:     30 * time.Millisecond,
 		DSN:         dsn(t),
 		KillPoints:  kill,
