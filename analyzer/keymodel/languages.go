@@ -27,7 +27,7 @@ type Tables struct {
 	Barriers   []config.Pattern // calls whose results are stable: read back, replay-stable
 	Operations []config.Pattern // store (a database write), read, observe (logging, metrics)
 	Inserts    []config.Pattern // writes that create a new row, whose generated id is new per attempt
-	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers) or "consumer"
+	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers), "consumer" or "script" (run by hand)
 	// Records are calls that write a record at a provider or in a
 	// database and return it (stripe.payouts.create, prisma.x.update):
 	// the record's fields (its id) are the provider's, not made of the
@@ -160,6 +160,9 @@ var pythonTables = Tables{
 		{Function: "(.*\\.)?(task|shared_task|actor|periodic_task)", Kind: "consumer"},
 		{Function: "(.*\\.)?(add_url_rule)", Kind: "route"},
 		{Function: "(.*\\.)?(basic_consume|consume|subscribe|add_consumer|on_message|iterator)", Kind: "consumer"},
+		// Run by hand from a command line: Django's management commands
+		// (a class on BaseCommand) and click's commands.
+		{Function: "(.*\\.)?BaseCommand|click\\.(command|group)", Kind: "script"},
 	},
 	Webhooks: []config.Pattern{
 		{Package: "stripe", Function: "(Webhook\\.)?construct_event|WebhookSignature\\.verify_header"},

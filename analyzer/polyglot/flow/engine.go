@@ -196,8 +196,8 @@ func (e *engine) newCtx(fi *fileInfo, fn *ir.Func, outer map[string]*value) *ctx
 	return &ctx{e: e, fi: fi, fn: fn, env: map[string]*value{}, persisted: map[*origin]bool{}, persistedParams: map[int]bool{}, outer: outer, entry: e.entryOf(fn)}
 }
 
-// entryOf is how fn is invoked: "route", "consumer", or "" (unknown: a
-// helper, a job, a script). A nested function inherits its parent's.
+// entryOf is how fn is invoked: "route", "consumer", "script" (a command
+// run by hand), or "" (unknown: a helper, a job, a script). A nested function inherits its parent's.
 func (e *engine) entryOf(fn *ir.Func) string {
 	for f := fn; f != nil; f = f.Parent {
 		if k, ok := e.entry[f]; ok {

@@ -7,11 +7,24 @@ import (
 )
 
 // findEntries marks the functions a framework invokes: HTTP routes
-// (decorated, or registered with a path) and consumers (decorated as
-// tasks, or passed as the callback of a consume or subscribe call).
+// (decorated, or registered with a path), consumers (decorated as tasks,
+// or passed as the callback of a consume or subscribe call) and scripts
+// (the methods of a class whose base a command-line framework calls, as
+// Django's BaseCommand).
 func (e *engine) findEntries(f *ir.File) {
 	fi := e.files[f]
 	for _, fn := range f.Funcs {
+		if fn.IsClass {
+			for _, b := range fn.Bases {
+				if k := e.entryKind(fi, ir.Dotted(b)); k != "" {
+					for _, m := range f.Funcs {
+						if m.Class == fn.Class && !m.IsClass {
+							e.mark(m, k)
+						}
+					}
+				}
+			}
+		}
 		for _, d := range fn.Decorators {
 			callee := d
 			if c, ok := d.(*ir.Call); ok {

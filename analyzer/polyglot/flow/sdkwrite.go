@@ -138,7 +138,7 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 	switch e.entryOf(fn) {
 	case "consumer":
 		return true
-	case "route":
+	case "route", "script":
 		return false
 	}
 	if fn.Name == "<module>" {

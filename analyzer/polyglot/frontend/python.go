@@ -245,6 +245,13 @@ func (l *lowerer) pyClass(n *sitter.Node, decos []ir.Expr) []ir.Stmt {
 	name := l.text(n.ChildByFieldName("name"))
 	c := l.newFunc(name, pos(n))
 	c.Name, c.Class, c.IsClass, c.Decorators = name, name, true, decos
+	if sup := n.ChildByFieldName("superclasses"); sup != nil {
+		for _, b := range named(sup) {
+			if b.Type() != "keyword_argument" {
+				c.Bases = append(c.Bases, l.pyExpr(b))
+			}
+		}
+	}
 	saved := l.class
 	l.class = name
 	l.enter(c, func() {

@@ -4,6 +4,7 @@
 # HTTP route or a script reaches.
 import stripe
 from celery import shared_task
+from django.core.management.base import BaseCommand
 from flask import Flask, request
 
 app = Flask(__name__)
@@ -96,6 +97,18 @@ def transfer_spread(params):
 def charge_all(orders):
     for order in orders:
         stripe.Charge.create(amount=order["cents"], currency="brl")
+
+
+# case: rule/IDEM002 silent
+class Command(BaseCommand):
+    # A management command: run by hand (manage.py migrate_to_stripe).
+    def handle(self, *args, **options):
+        for org in options["orgs"]:
+            subscribe(org)
+
+
+def subscribe(org):
+    stripe.Subscription.create(customer=org["customer"], items=[{"price": org["price"]}])
 
 
 # case: rule/IDEM002 silent
