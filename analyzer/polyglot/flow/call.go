@@ -90,7 +90,10 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	s := c.e.summarize(fi, fn)
 	bound := c.bind(fn, callee.recv, args, x.Kwargs, kwargs)
 	c.applySinks(x, fn, s, bound)
-	return c.instantiate(s.result, bound)
+	c.callerOmitsKey(x, fn, bound)
+	r := c.instantiate(s.result, bound)
+	r.computed = true
+	return r
 }
 
 // bind matches arguments to fn's parameters. A Python method called on an

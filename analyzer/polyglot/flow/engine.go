@@ -37,7 +37,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -68,9 +68,10 @@ type engine struct {
 
 	// For IDEM002: the acting SDK calls without a key, who calls each
 	// project function, and the functions that verify a webhook.
-	keyless []keylessWrite
-	callers map[*ir.Func][]*ir.Func
-	webhook map[*ir.Func]bool
+	keyless       []keylessWrite
+	keyFromCaller map[*ir.Func][]keyFromCaller
+	callers       map[*ir.Func][]*ir.Func
+	webhook       map[*ir.Func]bool
 }
 
 type fileInfo struct {

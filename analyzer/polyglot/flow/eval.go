@@ -421,9 +421,9 @@ func (c *ctx) eval(x ir.Expr) *value {
 func (c *ctx) binary(x *ir.Binary) *value {
 	l, r := c.eval(x.L), c.eval(x.R)
 	switch x.Op {
-	case "or", "||", "??":
+	case "or", "||", "??", "?:":
 		// key = request.headers.get("Idempotency-Key") or …: the client's
-		// key when it sends one.
+		// key when it sends one. A conditional is one branch or the other.
 		if isGlobal(l) && r != nil && r.mod != "" && !isGlobal(r) {
 			// global.prisma ?? new PrismaClient(): a cached instance of
 			// what the right side makes; its module says what it is.

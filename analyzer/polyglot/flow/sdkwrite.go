@@ -2,6 +2,7 @@ package flow
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
@@ -30,57 +31,149 @@ var again = map[string]string{
 	"create": "creates it again", "charge": "charges again", "refund": "refunds again",
 }
 
-// sdkWrite records an acting SDK call that carries no idempotency key.
+// keyFromCaller is an acting SDK call whose key is a parameter of its
+// function (createPaymentIntent({…, idempotencyKey})): a caller that
+// passes none makes the call without a key.
+type keyFromCaller struct {
+	params []paramRef // where the key comes from
+	call   string
+	kind   string
+}
+
+// sdkWrite records an acting SDK call that carries no idempotency key,
+// or one whose key its callers give.
 func (c *ctx) sdkWrite(x *ir.Call, kind string, args, kwargs []*value) {
-	if c.quiet || c.carriesKey(x, args, kwargs) {
+	if c.quiet {
 		return
 	}
-	c.e.keyless = append(c.e.keyless, keylessWrite{fn: c.fn, file: c.file(), pos: x.Pos, call: exprText(x.Fun), kind: kind})
+	keyed, fromParams := c.carriesKey(x, args, kwargs)
+	switch {
+	case keyed:
+	case len(fromParams) > 0:
+		c.e.keyFromCaller[c.fn] = append(c.e.keyFromCaller[c.fn], keyFromCaller{params: fromParams, call: exprText(x.Fun), kind: kind})
+	default:
+		c.e.keyless = append(c.e.keyless, keylessWrite{fn: c.fn, file: c.file(), pos: x.Pos, call: exprText(x.Fun), kind: kind})
+	}
 }
 
 // carriesKey reports whether the call may pass an idempotency key: a
 // keyword argument or an options field named like a key, or an argument
 // it cannot see into (a spread, options handed in), which is given the
-// benefit of the doubt.
-func (c *ctx) carriesKey(x *ir.Call, args, kwargs []*value) bool {
+// benefit of the doubt. A key that is only a parameter of the function
+// is returned as those parameters: whether there is one is the caller's.
+func (c *ctx) carriesKey(x *ir.Call, args, kwargs []*value) (bool, []paramRef) {
 	m := c.e.prog.Model
+	var fromParams []paramRef
+	key := func(v *value) bool {
+		if isParam(v) {
+			fromParams = append(fromParams, v.params...)
+			return false
+		}
+		return true
+	}
 	for i, kv := range x.Kwargs {
 		switch {
-		case kv.Key == "**" || m.IsKey(kv.Key):
-			return true
+		case kv.Key == "**":
+			return true, nil
+		case m.IsKey(kv.Key):
+			if key(kwargs[i]) {
+				return true, nil
+			}
 		case kv.Key == "options" || kv.Key == "opts" || kv.Key == "request_options":
-			if !seenInto(kwargs[i]) || hasKeyField(m.IsKey, kwargs[i], 0) {
-				return true
+			if !seenInto(kwargs[i]) {
+				return true, nil
+			}
+			if f := keyField(m.IsKey, kwargs[i], 0); f != nil && key(f) {
+				return true, nil
 			}
 		}
 	}
 	for i, a := range args {
-		if hasKeyField(m.IsKey, a, 0) {
-			return true
+		if f := keyField(m.IsKey, a, 0); f != nil && key(f) {
+			return true, nil
 		}
 		// The first argument is the params or the object's id; the
 		// options, where the key goes, come after it.
-		if i > 0 && !seenInto(a) && !a.hasStr {
-			return true
+		if i > 0 && !seenInto(a) && !a.hasStr && keyField(m.IsKey, a, 0) == nil {
+			return true, nil
 		}
 	}
-	return false
+	return false, fromParams
+}
+
+// isParam reports a value that is a parameter (or a field of one) as
+// handed in: not a string built from it, a digest of it, or anything the
+// function drew. A key computed from parameters exists whatever the
+// caller passes.
+func isParam(v *value) bool {
+	return v != nil && len(v.params) > 0 && len(v.origins) == 0 && !v.stable && !v.hasStr &&
+		!v.computed && v.digest == "" && v.payload == ""
+}
+
+// callerOmitsKey records the calls that reach an acting SDK call through
+// fn, whose key is fn's parameter, without giving one: the argument is
+// an object built here that has no such field.
+func (c *ctx) callerOmitsKey(x *ir.Call, fn *ir.Func, bound []*value) {
+	if c.quiet {
+		return
+	}
+	for _, kv := range x.Kwargs {
+		if kv.Key == "**" {
+			return // arguments it cannot see
+		}
+	}
+	for _, k := range c.e.keyFromCaller[fn] {
+		omitted := len(k.params) > 0
+		for _, p := range k.params {
+			if p.i >= len(bound) || !absent(bound[p.i], p.path) {
+				omitted = false
+			}
+		}
+		if omitted {
+			c.e.keyless = append(c.e.keyless, keylessWrite{fn: c.fn, file: c.file(), pos: x.Pos, call: k.call + " (through " + shortName(fn) + ", given no key here)", kind: k.kind})
+		}
+	}
+}
+
+// absent reports whether path is certainly missing from v: an object
+// built here, with no such field.
+func absent(v *value, path string) bool {
+	if v == nil {
+		return true
+	}
+	if path == "" {
+		return false
+	}
+	seg, rest, _ := strings.Cut(path, ".")
+	if !v.local {
+		return false
+	}
+	f, ok := v.fields[seg]
+	if !ok {
+		return true
+	}
+	return rest != "" && absent(f, rest)
 }
 
 // seenInto reports a value whose fields are all known here: an object or
 // dict literal built in the project.
 func seenInto(v *value) bool { return v != nil && v.local }
 
-func hasKeyField(isKey func(string) bool, v *value, depth int) bool {
+// keyField returns the value of v's field named like a key, searching
+// nested objects, or nil.
+func keyField(isKey func(string) bool, v *value, depth int) *value {
 	if v == nil || depth > 2 {
-		return false
+		return nil
 	}
 	for k, f := range v.fields {
-		if isKey(k) || hasKeyField(isKey, f, depth+1) {
-			return true
+		if isKey(k) {
+			return f
+		}
+		if g := keyField(isKey, f, depth+1); g != nil {
+			return g
 		}
 	}
-	return false
+	return nil
 }
 
 // reportKeylessWrites reports the keyless acting calls on paths that can

@@ -99,6 +99,10 @@ type value struct {
 	path     string
 	rooted   bool
 	consumer bool // the root is a parameter of a registered consumer
+
+	// computed: made from other values (string building, operators, a
+	// call's result), not one handed in as it is.
+	computed bool
 }
 
 func (v *value) clean() bool {
@@ -142,7 +146,7 @@ func addInto(out, v *value, depth int) {
 // union is the value computed from vs (string building, operators,
 // unknown calls): their taint, without their fields.
 func union(vs ...*value) *value {
-	out := &value{}
+	out := &value{computed: true}
 	allStable, any := true, false
 	for _, v := range vs {
 		if v == nil {
@@ -178,6 +182,7 @@ func merge(a, b *value) *value {
 	}
 	out.stable = a.stable && b.stable
 	out.header = a.header && b.header
+	out.computed = a.computed || b.computed
 	if len(b.fields) > 0 {
 		out.fields = map[string]*value{}
 		for k, f := range a.fields {
@@ -247,7 +252,7 @@ func field(v *value, name string) *value {
 	if f, ok := v.fields[name]; ok {
 		return f
 	}
-	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer}
+	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer, computed: v.computed}
 	// A field not among those set here: the value's own taint (an
 	// inserted row's generated id), not its siblings'.
 	for _, p := range v.params {

@@ -381,6 +381,11 @@ func (l *lowerer) pyExpr(n *sitter.Node) ir.Expr {
 		return &ir.Binary{Op: op, L: a, R: b, Pos: p}
 	case "boolean_operator":
 		return &ir.Binary{Op: l.text(n.ChildByFieldName("operator")), L: l.pyExpr(n.ChildByFieldName("left")), R: l.pyExpr(n.ChildByFieldName("right")), Pos: p}
+	case "conditional_expression":
+		// a if cond else b: one of the two, not the condition.
+		if xs := named(n); len(xs) == 3 {
+			return &ir.Binary{Op: "?:", L: l.pyExpr(xs[0]), R: l.pyExpr(xs[2]), Pos: p}
+		}
 	case "dictionary":
 		d := &ir.Dict{Pos: p}
 		for _, c := range named(n) {

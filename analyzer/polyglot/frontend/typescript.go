@@ -469,7 +469,8 @@ func (l *lowerer) tsExpr(n *sitter.Node) ir.Expr {
 		}
 		return &ir.Binary{Op: op, L: a, R: b, Pos: p}
 	case "ternary_expression":
-		return &ir.Other{Xs: []ir.Expr{l.tsExpr(n.ChildByFieldName("consequence")), l.tsExpr(n.ChildByFieldName("alternative"))}, Pos: p}
+		// One of the two branches.
+		return &ir.Binary{Op: "?:", L: l.tsExpr(n.ChildByFieldName("consequence")), R: l.tsExpr(n.ChildByFieldName("alternative")), Pos: p}
 	case "object":
 		d := &ir.Dict{Pos: p}
 		for _, c := range named(n) {

@@ -155,7 +155,8 @@ type Str struct {
 	Pos   Pos
 }
 
-// Binary is a binary or boolean operation that is not string building.
+// Binary is a binary or boolean operation that is not string building; Op
+// "?:" is a conditional expression (L when the condition holds, R if not).
 type Binary struct {
 	Op   string
 	L, R Expr

@@ -127,3 +127,20 @@ class StripeService:
 
 
 stripe_service = StripeService()
+
+
+def refund_charge(charge_id, cents, idempotency_key=None):
+    # The key is the caller's to give.
+    return stripe.Refund.create(charge=charge_id, amount=cents, idempotency_key=idempotency_key)
+
+
+# case: rule/IDEM002 finding
+@shared_task
+def refund_without_key(charge_id, cents):
+    refund_charge(charge_id, cents)  # want IDEM002
+
+
+# case: rule/IDEM002 silent
+@shared_task
+def refund_with_key(charge_id, cents, intent_key):
+    refund_charge(charge_id, cents, idempotency_key=f"refund-{intent_key}")

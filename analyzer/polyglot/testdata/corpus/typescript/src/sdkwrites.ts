@@ -5,6 +5,7 @@
 import express from "express";
 import amqp from "amqplib";
 import Stripe from "stripe";
+import { createHmac } from "crypto";
 import { verifySignatureAppRouter } from "@upstash/qstash/nextjs";
 
 const stripe = new Stripe(process.env.STRIPE_KEY!);
@@ -80,3 +81,42 @@ class StripeService {
   }
 }
 export const stripeService = new StripeService();
+
+// The key is the caller's to give.
+async function createCharge({ customer, cents, idempotencyKey }: { customer: string; cents: number; idempotencyKey?: string }) {
+  return stripe.paymentIntents.create({ customer, amount: cents, currency: "brl", confirm: true }, idempotencyKey ? { idempotencyKey } : undefined);
+}
+
+// case: rule/IDEM002 finding
+async function onFailureFee(msg: amqp.ConsumeMessage) {
+  const { customer } = JSON.parse(msg.content.toString());
+  await createCharge({ customer, cents: 500 }); // want IDEM002
+}
+
+// case: rule/IDEM002 silent
+async function onFailureFeeKeyed(msg: amqp.ConsumeMessage) {
+  const { customer, invoiceId } = JSON.parse(msg.content.toString());
+  await createCharge({ customer, cents: 500, idempotencyKey: `fee-${invoiceId}` });
+}
+
+export async function consumeFees(ch: amqp.Channel) {
+  await ch.consume("fees", (m) => onFailureFee(m!));
+  await ch.consume("fees-keyed", (m) => onFailureFeeKeyed(m!));
+}
+
+// The key is computed from the parameters: it exists whatever the caller
+// passes.
+async function transferFor({ partnerId, invoiceId }: { partnerId: string; invoiceId?: string }) {
+  const idempotencyKey = createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY!).update(`invoice:${invoiceId}`).digest("hex");
+  return stripe.transfers.create({ amount: 100, currency: "brl", destination: partnerId }, { idempotencyKey });
+}
+
+// case: rule/IDEM002 silent
+async function onForcedWithdrawal(msg: amqp.ConsumeMessage) {
+  const { partnerId } = JSON.parse(msg.content.toString());
+  await transferFor({ partnerId });
+}
+
+export async function consumeWithdrawals(ch: amqp.Channel) {
+  await ch.consume("withdrawals", (m) => onForcedWithdrawal(m!));
+}
