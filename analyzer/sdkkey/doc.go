@@ -75,5 +75,8 @@
 // facts), so a caller that sets the key is not reported. Params of unknown
 // origin are left alone. In Python and TypeScript, the call's keyword
 // arguments and options object are read where the call is made; options
-// handed in, or spread from a value it cannot see into, are left alone.
+// handed in, or spread from a value it cannot see into, are left alone. A
+// key that is the function's own parameter (createPaymentIntent({…,
+// idempotencyKey})) is its callers' to give: a caller that passes none is
+// reported at its call.
 package sdkkey
