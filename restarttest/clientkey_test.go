@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,10 +206,11 @@ func TestAPIArticleMiddlewareLeavesTheKeyStuck(t *testing.T) {
 // operation never happens.
 func TestAPIProviderKeyNotScopedPerClient(t *testing.T) {
 	t.Parallel()
-	s := mutationSubjects()[2]
-	if !strings.HasPrefix(s.name, "api/right") {
-		t.Fatalf("subject %s, want api/right", s.name)
+	i := slices.IndexFunc(mutationSubjects(), func(s mutationSubject) bool { return strings.HasPrefix(s.name, "api/right") })
+	if i < 0 {
+		t.Fatal("no api/right mutation subject")
 	}
+	s := mutationSubjects()[i]
 	files := map[string][]byte{}
 	for _, f := range s.files {
 		files[f] = readTestdata(t, f)

@@ -46,7 +46,7 @@ func mutationSubjects() []mutationSubject {
 				cfg.Handler, cfg.Setup = handler, setup
 				return cfg
 			}},
-		{name: "sh/intent.sh (sh, stdin)", files: []string{"sh/intent.sh", "sh/setup.sql"},
+		{name: "sh/intent.sh (sh, stdin)", files: []string{"sh/intent.sh", "sh/setup.sql"}, full: true,
 			config: func(t *testing.T, handler, setup string) Config {
 				cfg := exampleConfig(t, "intent")
 				cfg.Handler, cfg.Setup = handler, setup
