@@ -29,12 +29,16 @@ import (
 // capture, confirm or pay acts on an object that exists, and the provider
 // does each at most once per object (a second capture of a PaymentIntent,
 // a confirm of one that succeeded, a pay of a paid invoice fail): a repeat
-// charges nothing, so they are not listed.
-var acting = map[string]bool{"create": true, "charge": true, "refund": true}
+// charges nothing, so they are not listed. Each says what a repeat does.
+var acting = map[string]string{"create": "creates it again", "charge": "charges again", "refund": "refunds again"}
 
 // Acts reports whether an operation of this kind has an effect a
 // redelivery would repeat (create, charge, refund).
-func Acts(kind string) bool { return acting[kind] }
+func Acts(kind string) bool { return acting[kind] != "" }
+
+// Repeats says what a repeat of an acting operation of this kind does
+// ("charges again"), for the rules' messages; "" for one that does not act.
+func Repeats(kind string) string { return acting[kind] }
 
 // caseFolds are functions whose result is their argument in another case
 // or spacing: the same name once normalized.

@@ -151,11 +151,6 @@ func (c *checker) check(report bool) *UnkeyedParams {
 	return fact
 }
 
-// again says what a redelivery repeats.
-var again = map[string]string{
-	"create": "creates it again", "charge": "charges again", "refund": "refunds again",
-}
-
 func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
 	if !c.mayRepeat(call.Pos()) {
 		return
@@ -166,9 +161,9 @@ func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
 		name = types.ExprString(call.Fun)
 		via = name
 	}
-	msg := fmt.Sprintf("%s is called without an idempotency key: stripe-go then draws a random key per call, so a redelivery %s; set params.IdempotencyKey from the frozen intent", name, again[kind])
+	msg := fmt.Sprintf("%s is called without an idempotency key: stripe-go then draws a random key per call, so a redelivery %s; set params.IdempotencyKey from the frozen intent", name, keymodel.Repeats(kind))
 	if name != via {
-		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery %s; set params.IdempotencyKey from the frozen intent", via, name, again[kind])
+		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery %s; set params.IdempotencyKey from the frozen intent", via, name, keymodel.Repeats(kind))
 	}
 	c.rep.Report(call.Pos(), msg)
 }
@@ -195,7 +190,7 @@ func (c *checker) writeParams(fn *types.Func, call *ast.CallExpr) ([]int, string
 		// Only calls that act (create, charge, refund) matter: repeating
 		// an update, a delete, a capture, a confirm or a pay charges
 		// nothing (keymodel.Acts).
-		kind, ok := c.model.Operation(fn.Pkg().Path(), recvName(fn), fn.Name())
+		kind, ok := c.model.Operation(fn.Pkg().Path(), keymodel.RecvName(fn), fn.Name())
 		if !ok || !keymodel.Acts(kind) || isParamsMethod(fn) {
 			return nil, "", ""
 		}
@@ -539,20 +534,4 @@ func shortName(fn *types.Func) string {
 		return fn.Name()
 	}
 	return fn.Pkg().Name() + "." + fn.Name()
-}
-
-// recvName is the name of a method's receiver type, "" for functions.
-func recvName(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := t.(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
 }

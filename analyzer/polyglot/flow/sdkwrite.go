@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
 
@@ -24,11 +25,6 @@ type keylessWrite struct {
 	pos  ir.Pos
 	call string // "stripe.Refund.create"
 	kind string // the operation kind: create, charge, refund
-}
-
-// again says what a repeat of each operation kind does.
-var again = map[string]string{
-	"create": "creates it again", "charge": "charges again", "refund": "refunds again",
 }
 
 // keyFromCaller is an acting SDK call whose key is a parameter of its
@@ -189,7 +185,7 @@ func (e *engine) reportKeylessWrites() {
 		if lang == "typescript" {
 			fix = "pass { idempotencyKey } in the request options, derived from the frozen intent"
 		}
-		msg := fmt.Sprintf("%s is called without an idempotency key: the SDK then draws a new key per call, so a redelivery %s; %s", w.call, again[w.kind], fix)
+		msg := fmt.Sprintf("%s is called without an idempotency key: the SDK then draws a new key per call, so a redelivery %s; %s", w.call, keymodel.Repeats(w.kind), fix)
 		e.report("IDEM002", w.file, w.pos, msg, nil)
 	}
 }
