@@ -22,6 +22,7 @@ import (
 type keylessWrite struct {
 	fn   *ir.Func
 	file string
+	lang string // the file's: the fix is said in its SDK's terms
 	pos  ir.Pos
 	call string // "stripe.Refund.create"
 	kind string // the operation kind: create, charge, refund
@@ -48,7 +49,7 @@ func (c *ctx) sdkWrite(x *ir.Call, kind string, args, kwargs []*value) {
 	case len(fromParams) > 0:
 		c.e.keyFromCaller[c.fn] = append(c.e.keyFromCaller[c.fn], keyFromCaller{params: fromParams, call: exprText(x.Fun), kind: kind})
 	default:
-		c.e.keyless = append(c.e.keyless, keylessWrite{fn: c.fn, file: c.file(), pos: x.Pos, call: exprText(x.Fun), kind: kind})
+		c.e.keyless = append(c.e.keyless, keylessWrite{fn: c.fn, file: c.file(), lang: c.fi.f.Lang, pos: x.Pos, call: exprText(x.Fun), kind: kind})
 	}
 }
 
@@ -85,12 +86,13 @@ func (c *ctx) carriesKey(x *ir.Call, args, kwargs []*value) (bool, []paramRef) {
 		}
 	}
 	for i, a := range args {
-		if f := keyField(m.IsKey, a, 0); f != nil && key(f) {
+		f := keyField(m.IsKey, a, 0)
+		if f != nil && key(f) {
 			return true, nil
 		}
 		// The first argument is the params or the object's id; the
 		// options, where the key goes, come after it.
-		if i > 0 && !seenInto(a) && !a.hasStr && keyField(m.IsKey, a, 0) == nil {
+		if i > 0 && f == nil && !seenInto(a) && !a.hasStr {
 			return true, nil
 		}
 	}
@@ -126,7 +128,7 @@ func (c *ctx) callerOmitsKey(x *ir.Call, fn *ir.Func, bound []*value) {
 			}
 		}
 		if omitted {
-			c.e.keyless = append(c.e.keyless, keylessWrite{fn: c.fn, file: c.file(), pos: x.Pos, call: k.call + " (through " + shortName(fn) + ", given no key here)", kind: k.kind})
+			c.e.keyless = append(c.e.keyless, keylessWrite{fn: c.fn, file: c.file(), lang: c.fi.f.Lang, pos: x.Pos, call: k.call + " (through " + shortName(fn) + ", given no key here)", kind: k.kind})
 		}
 	}
 }
@@ -180,23 +182,13 @@ func (e *engine) reportKeylessWrites() {
 		if !e.mayRepeat(w.fn, memo, map[*ir.Func]bool{}) {
 			continue
 		}
-		lang := e.langOf(w.file)
 		fix := "pass idempotency_key= (or options={\"idempotency_key\": …}) derived from the frozen intent"
-		if lang == "typescript" {
+		if w.lang == "typescript" {
 			fix = "pass { idempotencyKey } in the request options, derived from the frozen intent"
 		}
 		msg := fmt.Sprintf("%s is called without an idempotency key: the SDK then draws a new key per call, so a redelivery %s; %s", w.call, keymodel.Repeats(w.kind), fix)
 		e.report("IDEM002", w.file, w.pos, msg, nil)
 	}
-}
-
-func (e *engine) langOf(file string) string {
-	for f := range e.files {
-		if f.Path == file {
-			return f.Lang
-		}
-	}
-	return ""
 }
 
 // mayRepeat reports whether fn can run again for the same intent: a
