@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	amqp "github.com/rabbitmq/amqp091-go"
 
+	"github.com/idemcheck/idemcheck/internal/loopback"
 	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
@@ -239,7 +240,7 @@ func TestAMQPQueueLifecycle(t *testing.T) {
 // password.
 func TestBrokerUnreachable(t *testing.T) {
 	t.Parallel()
-	port, err := freeLoopbackPort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -371,13 +371,3 @@ func randomHex(n int) string {
 	}
 	return hex.EncodeToString(b)
 }
-
-// freeLoopbackPort picks a TCP port that is free right now.
-func freeLoopbackPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/restarttest/pgembed"
 
+	"github.com/idemcheck/idemcheck/internal/loopback"
 	"github.com/idemcheck/idemcheck/internal/testenv"
 )
 
@@ -183,7 +184,7 @@ func serverPort() (int, error) {
 		l.Close()
 		return port, nil
 	}
-	return freeLoopbackPort()
+	return loopback.FreePort()
 }
 
 var nextPort = func() *atomic.Uint32 {

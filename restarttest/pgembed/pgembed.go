@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -20,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/idemcheck/idemcheck/internal/childenv"
+	"github.com/idemcheck/idemcheck/internal/loopback"
 	"github.com/idemcheck/idemcheck/internal/procgroup"
 )
 
@@ -131,7 +131,7 @@ func (e *Server) initdb(ctx context.Context, cred *syscall.Credential) error {
 }
 
 func (e *Server) start(ctx context.Context, cred *syscall.Credential) error {
-	port, err := freeLoopbackPort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		return fmt.Errorf("embedded PostgreSQL: %w", err)
 	}
@@ -305,14 +305,4 @@ func isStale(dir string) bool {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// freeLoopbackPort is a TCP port on 127.0.0.1 that was free a moment ago.
-func freeLoopbackPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
