@@ -94,13 +94,22 @@ func mutationSubjects() []mutationSubject {
 // (.ci/run installs them); without them the subject is skipped, except
 // under CI, where that is a failure.
 func python(t *testing.T) string {
-	for _, module := range []string{"psycopg", "pika", "flask"} {
-		if exec.Command("/usr/bin/python3", "-c", "import "+module).Run() != nil {
-			missingInterpreter(t, "/usr/bin/python3 with python3-"+module+" (apt-get install python3-"+module+")")
-		}
+	if module := missingPythonModule(); module != "" {
+		missingInterpreter(t, "/usr/bin/python3 with python3-"+module+" (apt-get install python3-"+module+")")
 	}
 	return "/usr/bin/python3"
 }
+
+// missingPythonModule is the first module the Python examples import that
+// Debian's python3 lacks, or "": asked once, not for every mutant.
+var missingPythonModule = sync.OnceValue(func() string {
+	for _, module := range []string{"psycopg", "pika", "flask"} {
+		if exec.Command("/usr/bin/python3", "-c", "import "+module).Run() != nil {
+			return module
+		}
+	}
+	return ""
+})
 
 // node is node with the modules of testdata/restart/node installed (npm ci
 // there; .ci/run does it). The mutant runs from a temporary directory, so
