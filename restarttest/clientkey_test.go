@@ -16,12 +16,19 @@ import (
 // as its client: two clients, keys required.
 func apiConfig(t *testing.T, name string) Config {
 	t.Helper()
+	return apiServerConfig(t, apiServer(t, name))
+}
+
+// apiServerConfig is apiConfig for the server command server, which
+// takes the address to listen on as its last argument.
+func apiServerConfig(t *testing.T, server string) Config {
+	t.Helper()
 	port, err := serverPort()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return Config{
-		Handler:       fmt.Sprintf("exec %s 127.0.0.1:%d", apiServer(t, name), port),
+		Handler:       fmt.Sprintf("exec %s 127.0.0.1:%d", server, port),
 		DeliverURL:    fmt.Sprintf("http://127.0.0.1:%d/v1/orders", port),
 		Message:       readTestdata(t, "message.json"),
 		Setup:         string(readTestdata(t, "api/setup.sql")),

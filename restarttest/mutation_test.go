@@ -65,14 +65,11 @@ func mutationSubjects() []mutationSubject {
 				return cfg
 			}},
 		{name: "api/right (Go, --client-key API)", files: []string{"api/right/main.go", "api/setup.sql"}, pkg: "testdata/restart/api/right", full: true,
-			config: func(t *testing.T, handler, setup string) Config {
-				cfg := apiConfig(t, "right")
-				port := strings.TrimPrefix(strings.Split(cfg.DeliverURL, "/")[2], "127.0.0.1:")
-				cfg.Handler = "exec " + handler + " 127.0.0.1:" + port
-				cfg.Setup = setup
-				cfg.EffectSQL = []string{"select count(*) from orders"}
-				return cfg
-			}},
+			config: apiMutantConfig},
+		{name: "python/api/right (Python, --client-key API)", files: []string{"python/api/right/main.py", "api/setup.sql"}, interp: python, full: true,
+			config: apiMutantConfig},
+		{name: "node/api/right (Node, --client-key API)", files: []string{"node/api/right/main.js", "api/setup.sql"}, interp: node, full: true,
+			config: apiMutantConfig},
 		{name: "localorder (Go, POST)", files: []string{"localorder/main.go", "localorder/setup.sql"}, pkg: "testdata/restart/localorder", full: true,
 			config: func(t *testing.T, handler, setup string) Config {
 				cfg := localOrderConfig(t, "", countOrders)
@@ -87,7 +84,27 @@ func mutationSubjects() []mutationSubject {
 				cfg.Setup = setup
 				return cfg
 			}},
+		{name: "python/consumer/intent (Python, RabbitMQ consumer)", files: []string{"python/consumer/intent/main.py", "consumers/setup.sql"}, interp: python, full: true,
+			config: consumerMutantConfig},
+		{name: "node/consumer/intent (Node, RabbitMQ consumer)", files: []string{"node/consumer/intent/main.js", "consumers/setup.sql"}, interp: node, full: true,
+			config: consumerMutantConfig},
 	}
+}
+
+// apiMutantConfig runs a --client-key API server (it takes the address to
+// listen on as its argument) and counts the orders it writes.
+func apiMutantConfig(t *testing.T, handler, setup string) Config {
+	cfg := apiServerConfig(t, handler)
+	cfg.Setup = setup
+	cfg.EffectSQL = []string{"select count(*) from orders"}
+	return cfg
+}
+
+// consumerMutantConfig runs a RabbitMQ consumer of the intent design.
+func consumerMutantConfig(t *testing.T, handler, setup string) Config {
+	cfg := amqpConfig(t, "exec "+handler)
+	cfg.Setup = setup
+	return cfg
 }
 
 // python is Debian's python3 with the modules the Python examples import

@@ -16,7 +16,10 @@ const { Client } = require("pg");
 const app = express();
 
 app.post("/v1/orders", express.raw({ type: () => true }), async (req, res) => {
+  // mutant:client-scope
   const client = req.get("Authorization") ?? "";
+  // mutant> const client = ""; // one key space for every client
+  // mutant:end
   const key = req.get("Idempotency-Key");
   if (!key) return reply(res, 400, '{"error":"Idempotency-Key header required"}');
   const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -25,14 +28,23 @@ app.post("/v1/orders", express.raw({ type: () => true }), async (req, res) => {
   const db = new Client({ connectionString: process.env.DATABASE_URL });
   try {
     await db.connect();
+    // mutant:fingerprint
     const fp = fingerprint(body);
+    // mutant> const fp = ""; // every body is the same request
+    // mutant:end
     const stored = await claim(db, client, key, fp);
     if (stored && stored.fingerprint !== fp) return reply(res, 422, '{"error":"Idempotency-Key reused with a different request"}');
-    if (stored && stored.status === "done") return reply(res, stored.response_status, stored.response_body);
+    // mutant:replay-response
+    if (stored && stored.status === "done") return reply(res, stored.response_status, stored.response_body); // the stored bytes, not a new rendering
+    // mutant> if (stored && stored.status === "done") return reply(res, 200, stored.response_body); // a new rendering: 200, not the stored 201
+    // mutant:end
+    // mutant:in-progress
     if (stored) {
       res.set("Retry-After", "1");
       return reply(res, 409, '{"error":"a request with this Idempotency-Key is in progress"}');
     }
+    // mutant> // a key still running is driven again
+    // mutant:end
     const [status, out] = await placeOrder(db, client, key, body);
     return reply(res, status, out);
   } catch (err) {
@@ -81,7 +93,10 @@ async function placeOrder(db, client, key, body) {
   const providerKey = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(`${client}\x00${key}`).digest("hex");
   let chargeId;
   try {
+    // mutant:provider-key-scope
     chargeId = await charge(providerKey, valor);
+    // mutant> chargeId = await charge(key, valor); // the client's own key passed on: one key space at the provider
+    // mutant:end
   } catch (err) {
     // Not completed: release the lock so a retry can drive it again.
     await db.query("update idempotency_keys set locked_until = now() - interval '1 second' where client_id = $1 and key = $2", [client, key]);
@@ -97,17 +112,22 @@ async function placeOrder(db, client, key, body) {
       valor,
     ]);
     const out = JSON.stringify({ order_id: `ord_${rows[0].id}`, charge_id: chargeId, amount: valor });
-    await db.query(
-      "update idempotency_keys set status = 'done', response_status = 201, response_body = $3, locked_by = null where client_id = $1 and key = $2",
-      [client, key, out],
-    );
+    // mutant:complete-in-tx
+    await db.query(completeKey, [client, key, out]);
+    // mutant:end
     await db.query("commit");
+    // mutant:complete-in-tx
+    // mutant> await db.query(completeKey, [client, key, out]); // a second transaction
+    // mutant:end
     return [201, out];
   } catch (err) {
     await db.query("rollback").catch(() => {});
     throw err;
   }
 }
+
+const completeKey =
+  "update idempotency_keys set status = 'done', response_status = 201, response_body = $3, locked_by = null where client_id = $1 and key = $2";
 
 // complete stores a final error answer, so its replay is the same error.
 async function complete(db, client, key, status, out) {
@@ -121,7 +141,12 @@ async function complete(db, client, key, status, out) {
 async function charge(key, amount) {
   const resp = await fetch(`${process.env.PROVIDER_URL}/v1/charges`, {
     method: "POST",
-    headers: { "Idempotency-Key": key, "Content-Type": "application/json" },
+    headers: {
+      // mutant:provider-key
+      "Idempotency-Key": key,
+      // mutant:end
+      "Content-Type": "application/json",
+    },
     body: JSON.stringify({ amount, currency: "BRL" }),
     signal: AbortSignal.timeout(10000),
   });

@@ -24,7 +24,10 @@ app = Flask(__name__)
 
 @app.post("/v1/orders")
 def create_order():
+    # mutant:client-scope
     client = request.headers.get("Authorization", "")
+    # mutant> client = ""  # one key space for every client
+    # mutant:end
     key = request.headers.get("Idempotency-Key", "")
     if not key:
         return reply(400, '{"error":"Idempotency-Key header required"}')
@@ -33,11 +36,20 @@ def create_order():
     # and it dies with the server.
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
         fp = fingerprint(body)
+        # mutant:fingerprint
+        # mutant> fp = ""  # every body is the same request
+        # mutant:end
         claimed, stored = claim(conn, client, key, fp)
+        # mutant:in-progress
+        # mutant> claimed = claimed or stored["status"] == "processing"  # a key still running is driven again
+        # mutant:end
         if not claimed and stored["fingerprint"] != fp:
             return reply(422, '{"error":"Idempotency-Key reused with a different request"}')
         if not claimed and stored["status"] == "done":
-            return reply(stored["response_status"], stored["response_body"])
+            # mutant:replay-response
+            return reply(stored["response_status"], stored["response_body"])  # the stored bytes, not a new rendering
+            # mutant> return reply(200, stored["response_body"])  # a new rendering: 200, not the stored 201
+            # mutant:end
         if not claimed:
             return reply(409, '{"error":"a request with this Idempotency-Key is in progress"}', {"Retry-After": "1"})
         return reply(*place_order(conn, client, key, body))
@@ -81,7 +93,10 @@ def place_order(conn, client, key, body):
     secret = os.environ["IDEMPOTENCY_HMAC_KEY"].encode()
     provider_key = hmac.new(secret, f"{client}\x00{key}".encode(), hashlib.sha256).hexdigest()
     try:
+        # mutant:provider-key-scope
         charge_id = charge(provider_key, valor)
+        # mutant> charge_id = charge(key, valor)  # the client's own key passed on: one key space at the provider
+        # mutant:end
     except OSError as err:
         # Not completed: release the lock so a retry can drive it again.
         conn.execute(
@@ -96,11 +111,16 @@ def place_order(conn, client, key, body):
             (client, key, charge_id, valor),
         ).fetchone()[0]
         out = json.dumps({"order_id": f"ord_{order_id}", "charge_id": charge_id, "amount": valor}, separators=(",", ":"))
-        conn.execute(
-            "update idempotency_keys set status = 'done', response_status = 201, response_body = %s, locked_by = null where client_id = %s and key = %s",
-            (out, client, key),
-        )
+        # mutant:complete-in-tx
+        conn.execute(COMPLETE_KEY, (out, client, key))
+        # mutant:end
+    # mutant:complete-in-tx
+    # mutant> conn.execute(COMPLETE_KEY, (out, client, key))  # a second transaction
+    # mutant:end
     return 201, out
+
+
+COMPLETE_KEY = "update idempotency_keys set status = 'done', response_status = 201, response_body = %s, locked_by = null where client_id = %s and key = %s"
 
 
 def complete(conn, client, key, status, out):
@@ -116,7 +136,12 @@ def charge(key, amount):
     req = urllib.request.Request(
         os.environ["PROVIDER_URL"] + "/v1/charges",
         data=json.dumps({"amount": amount, "currency": "BRL"}).encode(),
-        headers={"Idempotency-Key": key, "Content-Type": "application/json"},
+        headers={
+            # mutant:provider-key
+            "Idempotency-Key": key,
+            # mutant:end
+            "Content-Type": "application/json",
+        },
         method="POST",
     )
     with urllib.request.urlopen(req, timeout=10) as resp:
