@@ -64,7 +64,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	if fn.IsClass {
 		// A constructor: an object whose fields are the keyword arguments
 		// (dataclasses, pydantic models) or the options object passed.
-		obj := &value{class: fn.Class, fields: map[string]*value{}}
+		obj := &value{class: fn.Class, classFile: fi.f, fields: map[string]*value{}}
 		for i, kv := range x.Kwargs {
 			obj.fields[kv.Key] = kwargs[i]
 		}
@@ -208,6 +208,11 @@ func shortName(fn *ir.Func) string {
 // external is a call to code outside the project.
 func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind string, args, kwargs []*value) *value {
 	t := c.fi.tables
+	if mod == "" && recv != nil && !recv.isMod {
+		if pkg, rest, ok := sdkPathOnAttr(t, name); ok {
+			return c.callExternal(x, pkg, rest, &value{mod: pkg, isMod: true}, "", args, kwargs)
+		}
+	}
 	all := append(append([]*value(nil), args...), kwargs...)
 	onValue := recv != nil && !recv.isMod
 	if recvKind != "" && recv != nil && recv.mod != "" {
@@ -331,6 +336,33 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		v.mod, v.chain = mod, ""
 	}
 	return v
+}
+
+// argPos is the position of a call's argument, or of the call when the
+// argument has none.
+func argPos(x *ir.Call, arg ir.Expr) ir.Pos {
+	if p := ir.PosOf(arg); p.Line > 0 {
+		return p
+	}
+	return x.Pos
+}
+
+// sdkPathOnAttr finds an SDK's own path in the attribute chain of a value
+// whose origin is out of view: self.gateway.stripe.PaymentIntent.create is
+// stripe's PaymentIntent.create when the object holds the module (frappe's
+// self.stripe = stripe). The SDK's module name followed by one of its
+// operations is the evidence, not the name of the object holding it.
+func sdkPathOnAttr(t keymodel.Tables, chain string) (pkg, rest string, ok bool) {
+	segs := strings.Split(chain, ".")
+	for i := 0; i < len(segs)-1; i++ {
+		pkg, rest = segs[i], strings.Join(segs[i+1:], ".")
+		for _, p := range t.Operations {
+			if p.Package == pkg && p.MatchMethod(pkg, "", rest) {
+				return pkg, rest, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // hasRequest reports a call given a request: keyword arguments or an
@@ -474,7 +506,9 @@ func (c *ctx) scanSinks(x *ir.Call, name string, args, kwargs []*value) {
 		case kv.Key == "**":
 			c.scanFields(x, kwargs[i], 0)
 		case m.IsKey(kv.Key):
-			c.sink(kwargs[i], x.Pos, kv.Key+"=", nil)
+			// At the argument: in a call over several lines, the line
+			// that holds the key.
+			c.sink(kwargs[i], argPos(x, kv.Value), kv.Key+"=", nil)
 		default:
 			c.scanFields(x, kwargs[i], 0)
 		}

@@ -17,6 +17,7 @@ package flow
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -37,7 +38,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -65,6 +66,7 @@ type engine struct {
 	findings []report.Finding
 	seen     map[string]bool
 	outer    map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
+	instance map[classRef]map[string]*value // instanceFields, once per class
 
 	// For IDEM002: the acting SDK calls without a key, who calls each
 	// project function, and the functions that verify a webhook.
@@ -161,7 +163,18 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 		v := &value{params: []paramRef{{i: i}}, rooted: true, consumer: c.entry == "consumer"}
 		c.env[p] = v
 	}
-	if fn.Class != "" {
+	if fn.Class != "" && !fn.IsClass && !isConstructor(fn) {
+		// What the constructor stored on the instance is what the
+		// method reads from self or this (self.stripe = stripe,
+		// this.client = new Stripe(key)).
+		fields := e.instanceFields(fi, fn.Class)
+		if self, ok := c.env["self"]; ok && len(fn.Params) > 0 && fn.Params[0] == "self" && len(fields) > 0 {
+			self.fields = maps.Clone(fields) // the other fields stay paths of the receiver
+		}
+		if _, ok := c.env["this"]; !ok {
+			c.env["this"] = &value{class: fn.Class, fields: maps.Clone(fields)}
+		}
+	} else if fn.Class != "" {
 		if _, ok := c.env["this"]; !ok {
 			c.env["this"] = &value{class: fn.Class}
 		}
@@ -171,6 +184,78 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	s.sinks = c.sinks
 	s.busy, s.done = false, true
 	return s
+}
+
+// classRef names a class by the file that defines it.
+type classRef struct {
+	f     *ir.File
+	class string
+}
+
+// isConstructor reports Python's __init__ and a TypeScript constructor.
+func isConstructor(fn *ir.Func) bool {
+	return strings.HasSuffix(fn.Name, ".__init__") || strings.HasSuffix(fn.Name, ".constructor")
+}
+
+// instanceFields are the fields a class's constructor stores on the new
+// instance (self.x = …, this.x = …), as it leaves them; nil when the
+// class has no constructor in view. The constructor's parameters are
+// unknown here: a method sees the fields whoever constructed it.
+func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
+	ref := classRef{fi.f, class}
+	if fs, ok := e.instance[ref]; ok {
+		return fs // nil while it is being computed
+	}
+	e.instance[ref] = nil
+	ctor := fi.methods[class+".__init__"]
+	if ctor == nil {
+		ctor = fi.methods[class+".constructor"]
+	}
+	if ctor == nil {
+		return nil
+	}
+	c := e.newCtx(fi, ctor, nil)
+	c.quiet = true
+	for i, p := range ctor.Params {
+		c.env[p] = &value{params: []paramRef{{i: i}}, rooted: true}
+	}
+	self := &value{class: class, fields: map[string]*value{}}
+	if len(ctor.Params) > 0 && ctor.Params[0] == "self" {
+		c.env["self"] = self
+	}
+	c.env["this"] = self
+	c.block(ctor.Body)
+	var fs map[string]*value
+	for _, name := range []string{"self", "this"} {
+		v := c.env[name]
+		if v == nil {
+			continue
+		}
+		for k, f := range v.fields {
+			if known := knownField(f); known != nil {
+				if fs == nil {
+					fs = map[string]*value{}
+				}
+				fs[k] = known
+			}
+		}
+	}
+	e.instance[ref] = fs
+	return fs
+}
+
+// knownField is what a method can know of a field the constructor
+// stored: a module or SDK client, a project function or object, a
+// per-attempt origin, a stable or constant value. A field made only of the
+// constructor's arguments is nil: the method reads it as a field of its
+// receiver, which a call binds.
+func knownField(f *value) *value {
+	if f == nil || f.mod == "" && !f.isMod && f.fn == nil && f.class == "" && len(f.origins) == 0 && !f.stable && !f.hasStr {
+		return nil
+	}
+	cp := *f
+	cp.params = nil
+	return &cp
 }
 
 // outerEnv is the environment a nested function sees: its enclosing

@@ -486,7 +486,7 @@ func (c *ctx) attr(obj *value, name string, p ir.Pos) *value {
 			}
 		}
 	case obj.class != "":
-		if m, ok := c.classMethod(obj.class, name); ok {
+		if m, ok := c.classMethod(obj, name); ok {
 			return &value{fn: m.fn, file: m.file, recv: obj}
 		}
 	}
@@ -504,9 +504,18 @@ type method struct {
 	file *ir.File
 }
 
-func (c *ctx) classMethod(class, name string) (method, bool) {
-	if m, ok := c.fi.methods[class+"."+name]; ok {
-		return method{m, c.fi.f}, true
+// classMethod finds a method of obj's class: in the file that defines the
+// class when obj was constructed from another module's class, else in
+// this file (self, this).
+func (c *ctx) classMethod(obj *value, name string) (method, bool) {
+	fi := c.fi
+	if obj.classFile != nil {
+		if tfi := c.e.files[obj.classFile]; tfi != nil {
+			fi = tfi
+		}
+	}
+	if m, ok := fi.methods[obj.class+"."+name]; ok {
+		return method{m, fi.f}, true
 	}
 	return method{}, false
 }

@@ -93,6 +93,9 @@ type value struct {
 	modFile *ir.File
 	// An instance of a project class.
 	class string
+	// classFile is the file that defines class, for an object constructed
+	// from a class another module defines (its methods are found there).
+	classFile *ir.File
 
 	// The access path from a root (a parameter, a call's result) in
 	// normalized field names, for transport envelopes.

@@ -1,0 +1,27 @@
+// An SDK client the constructor stores on the instance
+// (this.stripe_ = new Stripe(key)), which the methods then call.
+import { randomUUID } from "crypto";
+import Stripe from "stripe";
+
+export class Provider {
+  private stripe_: Stripe;
+
+  constructor(options: { apiKey: string }) {
+    this.stripe_ = new Stripe(options.apiKey);
+  }
+
+  // case: sink/instance-field finding
+  async refund(id: string, amount: number) {
+    await this.stripe_.refunds.create({ payment_intent: id, amount }, { idempotencyKey: randomUUID() }); // want IDEM001
+  }
+
+  // case: sink/instance-field silent
+  async refundKeyed(id: string, amount: number) {
+    await this.stripe_.refunds.create({ payment_intent: id, amount }, { idempotencyKey: `refund-${id}-${amount}` });
+  }
+
+  // case: rule/IDEM002 finding
+  async refundKeyless(id: string, amount: number) {
+    await this.stripe_.refunds.create({ payment_intent: id, amount }); // want IDEM002
+  }
+}
