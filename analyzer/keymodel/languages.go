@@ -1,6 +1,7 @@
 package keymodel
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
@@ -134,7 +135,9 @@ var pythonTables = Tables{
 		{Package: "opentelemetry", Function: ".*", Kind: "observe"},
 		{Package: "prometheus_client", Function: ".*", Kind: "observe"},
 		{Package: "builtins", Function: "print|repr|isinstance|len", Kind: "observe"},
-		{Function: "(logger|log|LOGGER|LOG|logging)\\..*|debug|info|warning|warn|exception|critical", Receiver: ".+", Kind: "observe"},
+		// A logger anywhere along the chain (self.ctx.log.info(…, key=k)):
+		// a log line's fields never leave as a key.
+		{Function: "(.*\\.)?(logger|log|LOGGER|LOG|logging)\\..*|(.*\\.)?(debug|info|warning|warn|exception|critical)", Receiver: ".+", Kind: "observe"},
 		{Function: "save|add|add_all|merge|bulk_create|insert_one|insert_many|update_one|set|setnx|hset|hsetnx|sadd|put_item", Receiver: ".+", Kind: "store"},
 		// Django managers and related managers (order.events.create(…)),
 		// on objects no SDK made: the key is a column of the row written.
@@ -329,4 +332,28 @@ func goOnly(ps []config.Pattern) []config.Pattern {
 		}
 	}
 	return out
+}
+
+// testFrameworks are the modules whose import makes a file test support:
+// shared fixtures and base classes that live outside test directories
+// (app/payin/test_integration/processors/cart_payment_test_base.py imports
+// pytest). Such a file is skipped unless --tests, as a test file is.
+var testFrameworks = map[string][]string{
+	"python":     {"pytest", "_pytest", "unittest", "hypothesis", "pytest_asyncio", "pytest_mock"},
+	"typescript": {"jest", "@jest/globals", "vitest", "mocha", "chai", "sinon", "node:test", "@playwright/test", "supertest", "ava", "tap", "cypress"},
+}
+
+// IsTestFramework reports whether importing module (as written, "pytest",
+// "unittest.mock", "@testing-library/react") marks a file of lang as test
+// support.
+func IsTestFramework(lang, module string) bool {
+	if lang == "typescript" && strings.HasPrefix(module, "@testing-library/") {
+		return true
+	}
+	for _, m := range testFrameworks[lang] {
+		if module == m || lang == "python" && strings.HasPrefix(module, m+".") {
+			return true
+		}
+	}
+	return false
 }

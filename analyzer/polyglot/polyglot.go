@@ -181,7 +181,7 @@ func Run(opts Options) (*Result, error) {
 	res.Errors = errs
 	var kept []*ir.File
 	for _, f := range files {
-		if f != nil && !f.Generated && !testFile(f.Path, opts.Tests) {
+		if f != nil && !f.Generated && !testFile(f.Path, opts.Tests) && !(testSupport(f) && !opts.Tests) {
 			kept = append(kept, f)
 		}
 	}
@@ -209,6 +209,17 @@ func testFile(path string, tests bool) bool {
 	}
 	for _, seg := range strings.Split(filepath.ToSlash(path), "/") {
 		if seg == "tests" || seg == "__tests__" || seg == "test" {
+			return true
+		}
+	}
+	return false
+}
+
+// testSupport reports a file that imports a test framework: fixtures and
+// base classes outside the test directories, test code all the same.
+func testSupport(f *ir.File) bool {
+	for _, im := range f.Imports {
+		if keymodel.IsTestFramework(f.Lang, im.Module) {
 			return true
 		}
 	}
