@@ -153,8 +153,12 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 			if a != nil {
 				w := whole(a)
 				out.origins = mergeOrigins(out.origins, w.origins)
-				out.params = mergeParams(out.params, w.params)
-				out.float = out.float || w.float
+				wp := w.params
+				if p.integral {
+					wp = integralParams(wp)
+				}
+				out.params = mergeParams(out.params, wp)
+				out.float = out.float || w.float && !p.integral
 				if out.payload == "" {
 					out.payload = w.payload
 				}
@@ -164,7 +168,10 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 				if len(v.params) == 1 && len(v.fields) == 0 && len(v.origins) == 0 {
 					// The function returns (a field of) its argument.
 					cp := *a
-					cp.float = out.float || a.float
+					cp.float = out.float || a.float && !p.integral
+					if p.integral {
+						cp.params = integralParams(cp.params)
+					}
 					if cp.digest == "" {
 						cp.digest = out.digest
 					}
@@ -193,6 +200,11 @@ func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
 			continue
 		}
 		a := whole(selectPath(args[ps.param.i], ps.param.path))
+		if a != nil && a.float && ps.param.integral {
+			cp := *a
+			cp.float = false // the callee made an integer of it before the key
+			a = &cp
+		}
 		hops := append([]report.Related{c.rel(x.Pos, "passed to "+shortName(fn))}, ps.hops...)
 		c.judge(a, ps.site, hops, ps.persisted)
 	}
@@ -338,6 +350,16 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	return v
 }
 
+// integralParams marks parameter references as reaching a value through
+// an integer conversion.
+func integralParams(ps []paramRef) []paramRef {
+	out := append([]paramRef(nil), ps...) // not the arguments' own
+	for i := range out {
+		out[i].integral = true
+	}
+	return out
+}
+
 // argPos is the position of a call's argument, or of the call when the
 // argument has none.
 func argPos(x *ir.Call, arg ir.Expr) ir.Pos {
@@ -431,6 +453,7 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 	case full == "builtins:int" || full == "builtins:round" || full == "globalThis:Math.round" || full == "globalThis:Math.floor" || full == "globalThis:Math.trunc" || full == "globalThis:parseInt" || full == "decimal:Decimal" || full == "globalThis:BigInt":
 		v := union(args...)
 		v.float = false
+		v.params = integralParams(v.params)
 		return v, true
 	case full == "globalThis:Headers" || full == "builtins:dict" || full == "globalThis:Object.assign":
 		v := &value{fields: map[string]*value{}}

@@ -55,6 +55,10 @@ type origin struct {
 type paramRef struct {
 	i    int
 	path string
+	// integral: the parameter reaches the value through an integer
+	// conversion (int(m.amount * 100)), so a float argument does not make
+	// the value a float.
+	integral bool
 }
 
 // value is the abstract value of an expression: where it comes from

@@ -1,0 +1,25 @@
+# An amount made an integer inside a helper (int(amount * 100)) is not a
+# float in the key, whatever the caller passed; the same amount put in the
+# key as given is.
+import stripe
+from celery import shared_task
+
+
+def to_cents(amount):
+    return int(amount * 100)
+
+
+# case: flow/integer-conversion silent
+def refund_in_cents(charge, amount):
+    stripe.Refund.create(charge=charge, amount=to_cents(amount), idempotency_key=f"refund-{to_cents(amount)}-{charge}")
+
+
+# case: flow/integer-conversion finding
+def refund_as_given(charge, amount):
+    stripe.Refund.create(charge=charge, amount=to_cents(amount), idempotency_key=f"refund-{amount}-{charge}")  # want IDEM003
+
+
+@shared_task
+def halve(charge, total):
+    refund_in_cents(charge, total / 2)
+    refund_as_given(charge, total / 2)
