@@ -350,6 +350,15 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	return v
 }
 
+// fieldPos is where a key found among a call's argument fields was
+// written, when it was written in a literal; else the call's position.
+func fieldPos(x *ir.Call, f *value) ir.Pos {
+	if f != nil && f.at.Line > 0 {
+		return f.at
+	}
+	return x.Pos
+}
+
 // integralParams marks parameter references as reaching a value through
 // an integer conversion.
 func integralParams(ps []paramRef) []paramRef {
@@ -549,9 +558,9 @@ func (c *ctx) scanFields(x *ir.Call, v *value, depth int) {
 	for k, f := range v.fields {
 		switch {
 		case m.Headers.Match(k) && strings.ContainsAny(k, "- "):
-			c.sink(f, x.Pos, "header "+k, nil)
+			c.sink(f, fieldPos(x, f), "header "+k, nil)
 		case m.IsKey(k) || m.Headers.Match(k):
-			c.sink(f, x.Pos, "field "+k, nil)
+			c.sink(f, fieldPos(x, f), "field "+k, nil)
 		default:
 			c.scanFields(x, f, depth+1)
 		}

@@ -117,7 +117,102 @@ func (e *engine) callbackFunc(fi *fileInfo, fn *ir.Func, x ir.Expr) *ir.Func {
 			return fi.methods[fn.Class+"."+x.Name]
 		}
 	}
+	return e.boundFunc(fi, x, 0)
+}
+
+// boundFunc resolves a callback that names a module-level binding, here
+// or in another module of the project: a function (def, function, const
+// f = () => …), one imported (import { pay } from "./ctrl"), a member of
+// an imported module (views.pay), or of an object literal a module binds
+// (export const PayController = { makeJobPayment }, registered as
+// router.post("/pay", PayController.makeJobPayment)).
+func (e *engine) boundFunc(fi *fileInfo, x ir.Expr, depth int) *ir.Func {
+	if depth > 4 {
+		return nil
+	}
+	switch x := x.(type) {
+	case *ir.Name:
+		if f, _ := moduleBinding(fi.f, x.ID); f != nil {
+			return f
+		}
+		if tfi, name := e.imported(fi, x.ID); tfi != nil && name != "" {
+			return e.boundFunc(tfi, &ir.Name{ID: name}, depth+1)
+		}
+	case *ir.Attr:
+		n, ok := x.X.(*ir.Name)
+		if !ok {
+			return nil
+		}
+		if _, d := moduleBinding(fi.f, n.ID); d != nil {
+			return e.dictMember(fi, d, x.Name, depth)
+		}
+		tfi, name := e.imported(fi, n.ID)
+		if tfi == nil {
+			return nil
+		}
+		if name == "" {
+			return e.boundFunc(tfi, &ir.Name{ID: x.Name}, depth+1) // a module's member
+		}
+		if _, d := moduleBinding(tfi.f, name); d != nil {
+			return e.dictMember(tfi, d, x.Name, depth+1)
+		}
+	}
 	return nil
+}
+
+func (e *engine) dictMember(fi *fileInfo, d *ir.Dict, name string, depth int) *ir.Func {
+	for _, kv := range d.Entries {
+		if kv.Key != name {
+			continue
+		}
+		if l, ok := kv.Value.(*ir.Lambda); ok {
+			return l.F
+		}
+		return e.boundFunc(fi, kv.Value, depth+1)
+	}
+	return nil
+}
+
+// imported resolves a name a file imports from a project module: the
+// module's file, and the member's name there ("" for the module itself).
+func (e *engine) imported(fi *fileInfo, local string) (*fileInfo, string) {
+	im, ok := fi.imports[local]
+	if !ok || e.prog.Resolve == nil {
+		return nil, ""
+	}
+	tf := e.prog.Resolve(fi.f, im.Module)
+	if tf == nil || e.files[tf] == nil {
+		return nil, ""
+	}
+	name := im.Name
+	if name == "*" {
+		name = ""
+	}
+	return e.files[tf], name
+}
+
+// moduleBinding is what a top-level name of f is bound to: a function or
+// an object literal.
+func moduleBinding(f *ir.File, name string) (*ir.Func, *ir.Dict) {
+	for _, st := range f.Module.Body {
+		switch st := st.(type) {
+		case *ir.FuncDef:
+			if st.Name == name {
+				return st.F, nil
+			}
+		case *ir.Assign:
+			if t, ok := st.Target.(*ir.Name); !ok || t.ID != name {
+				continue
+			}
+			switch v := st.Value.(type) {
+			case *ir.Lambda:
+				return v.F, nil
+			case *ir.Dict:
+				return nil, v
+			}
+		}
+	}
+	return nil, nil
 }
 
 // walkExprs calls visit for every expression in stmts, nested ones

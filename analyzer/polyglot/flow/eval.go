@@ -395,6 +395,11 @@ func (c *ctx) eval(x ir.Expr) *value {
 				v.origins = mergeOrigins(v.origins, fv.origins)
 				continue
 			}
+			if p := ir.PosOf(kv.Value); p.Line > 0 {
+				at := *fv
+				at.at = p
+				fv = &at
+			}
 			v.fields[key] = fv
 		}
 		return v

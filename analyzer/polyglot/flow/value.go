@@ -97,6 +97,9 @@ type value struct {
 	modFile *ir.File
 	// An instance of a project class.
 	class string
+	// at is where the value was written into a dict or object literal,
+	// for a key found among the fields of a call's argument.
+	at ir.Pos
 	// classFile is the file that defines class, for an object constructed
 	// from a class another module defines (its methods are found there).
 	classFile *ir.File

@@ -1,0 +1,3 @@
+import * as payments from "./stripe";
+
+export const Billing = { payments };

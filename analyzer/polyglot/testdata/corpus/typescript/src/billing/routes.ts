@@ -1,0 +1,7 @@
+import express from "express";
+import { PayController } from "./controller";
+
+const router = express.Router();
+router.post("/pay", PayController.pay);
+
+export default router;
