@@ -312,6 +312,12 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		case "observe":
 			return &value{}
 		case "store":
+			if recvKind == keymodel.NoModule && c.sendsKeyHeader(x, args, kwargs) {
+				// An API client's create, not a model's: it sends an
+				// idempotency header (client.payments.create(params=…,
+				// headers={"Idempotency-Key": k})).
+				break
+			}
 			c.persist(append(all, recv))
 			return &value{stable: true}
 		case "read":
@@ -348,6 +354,33 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		v.mod, v.chain = mod, ""
 	}
 	return v
+}
+
+// sendsKeyHeader reports a call whose headers (a headers= keyword
+// argument, or a headers field of an argument) carry an idempotency
+// header: a request that leaves the process.
+func (c *ctx) sendsKeyHeader(x *ir.Call, args, kwargs []*value) bool {
+	headers := []*value{}
+	for i, kv := range x.Kwargs {
+		if keyname.Normalize(kv.Key) == "headers" {
+			headers = append(headers, kwargs[i])
+		}
+	}
+	for _, a := range append(append([]*value(nil), args...), kwargs...) {
+		for k, f := range a.fields {
+			if keyname.Normalize(k) == "headers" {
+				headers = append(headers, f)
+			}
+		}
+	}
+	for _, h := range headers {
+		for k := range h.fields {
+			if c.e.prog.Model.Headers.Match(k) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fieldPos is where a key found among a call's argument fields was
@@ -388,7 +421,13 @@ func sdkPathOnAttr(t keymodel.Tables, chain string) (pkg, rest string, ok bool) 
 	for i := 0; i < len(segs)-1; i++ {
 		pkg, rest = segs[i], strings.Join(segs[i+1:], ".")
 		for _, p := range t.Operations {
-			if p.Package == pkg && p.MatchMethod(pkg, "", rest) {
+			if p.Package != pkg {
+				continue
+			}
+			// One of its operations, or a resource's method of it
+			// (stripe.Customer.create, which moves no money but still
+			// sends the key).
+			if p.MatchMethod(pkg, "", rest) || len(segs)-i > 2 {
 				return pkg, rest, true
 			}
 		}

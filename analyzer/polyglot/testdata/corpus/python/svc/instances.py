@@ -49,3 +49,29 @@ class Refunder:
             charge=charge,
             idempotency_key=str(uuid.uuid4()),  # want IDEM001
         )
+
+
+class Gateway:
+    """An integration whose SDK sits on another object (frappe's
+    self.gateway.stripe = stripe) and whose API client's create sends an
+    idempotency header."""
+
+    def __init__(self, gateway):
+        self.gateway = gateway
+        self.client = gateway.client
+
+    # case: sink/sdk-on-object finding
+    def create_customer(self, customer_id):
+        return self.gateway.stripe.Customer.create(name=customer_id, idempotency_key=DocKey("customer", customer_id).bare())  # want IDEM005
+
+    # case: sink/sdk-on-object silent
+    def create_customer_keyed(self, customer_id):
+        return self.gateway.stripe.Customer.create(name=customer_id, idempotency_key=DocKey("customer", customer_id).keyed())
+
+    # case: sink/api-client-create finding
+    def create_payment(self, request_name, **kwargs):
+        return self.client.payments.create(params=kwargs, headers={"Idempotency-Key": DocKey("payments", request_name).bare()})  # want IDEM005
+
+    # case: sink/api-client-create silent
+    def record_payment(self, request_name):
+        return self.client.payments.create(name=request_name, reference=DocKey("payments", request_name).bare())
