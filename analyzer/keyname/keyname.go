@@ -19,11 +19,13 @@ import (
 )
 
 // DefaultKey matches normalized names of idempotency and deduplication keys,
-// including the AWS SDK's token fields and the Portuguese spellings.
+// including the AWS SDK's token fields, PayPal Payouts' sender_batch_id (a
+// batch id used in the last 30 days is refused, so a retry under a new one
+// pays again) and the Portuguese spellings.
 const DefaultKey = `idempotencykey|idempotencytoken|idempotencyid|idempotentkey|idempotencekey|idemkey|` +
 	`dedupkey|dedupekey|dedupid|deduplicationkey|deduplicationid|dedupeid|` +
 	`chaveidempotencia|chavedeidempotencia|chaveidempotente|chavededup|` +
-	`^clienttoken$|clientrequesttoken|^callerreference$|messagededuplicationid`
+	`^clienttoken$|clientrequesttoken|^callerreference$|messagededuplicationid|^senderbatchid$`
 
 // DefaultHeader matches normalized HTTP header names that carry an
 // idempotency key to a provider, in the spellings real APIs use:

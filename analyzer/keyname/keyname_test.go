@@ -5,7 +5,7 @@ import "testing"
 func TestKey(t *testing.T) {
 	for _, name := range []string{"idempotencyKey", "IdempotencyKey", "idempotency_key", "Idempotency-Key",
 		"idemKey", "dedupKey", "DedupeKey", "chave_idempotencia", "chaveIdempotência", "ClientToken",
-		"ClientRequestToken", "CallerReference", "MessageDeduplicationId", "IdempotencyToken", "paymentIdempotencyKey"} {
+		"ClientRequestToken", "CallerReference", "MessageDeduplicationId", "IdempotencyToken", "paymentIdempotencyKey", "sender_batch_id"} {
 		if !Key.Match(name) {
 			t.Errorf("Key.Match(%q) = false, want true", name)
 		}

@@ -484,6 +484,12 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 		return v, true
 	case full == "json:dumps" || full == "globalThis:JSON.stringify" || full == "pickle:dumps" || full == "orjson:dumps":
 		v := union(args...)
+		if len(first.fields) > 0 && first.class == "" {
+			// The text keeps the object's members: a key among them
+			// still leaves in the request body it becomes
+			// (fetch(url, { body: JSON.stringify({ idempotency_key: k }) })).
+			v.fields = first.fields
+		}
 		// A dict or object literal built here is an explicit field list;
 		// anything else (a parameter, a decoded body, a model object) is
 		// serialized whole.

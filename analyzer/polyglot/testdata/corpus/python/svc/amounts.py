@@ -1,6 +1,10 @@
 # An amount made an integer inside a helper (int(amount * 100)) is not a
 # float in the key, whatever the caller passed; the same amount put in the
-# key as given is.
+# key as given is. A key in a JSON body (json.dumps of a dict) still leaves.
+import json
+import uuid
+
+import requests
 import stripe
 from celery import shared_task
 
@@ -23,3 +27,15 @@ def refund_as_given(charge, amount):
 def halve(charge, total):
     refund_in_cents(charge, total / 2)
     refund_as_given(charge, total / 2)
+
+
+# case: sink/json-body finding
+@shared_task
+def transfer(account, cents):
+    requests.post("https://p.example/transfers", data=json.dumps({"account": account, "amount": cents, "idempotency_key": str(uuid.uuid4())}))  # want IDEM001
+
+
+# case: sink/json-body silent
+@shared_task
+def transfer_keyed(account, cents, transfer_id):
+    requests.post("https://p.example/transfers", data=json.dumps({"account": account, "amount": cents, "idempotency_key": f"transfer-{transfer_id}"}))
