@@ -65,6 +65,11 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 		// A constructor: an object whose fields are the keyword arguments
 		// (dataclasses, pydantic models) or the options object passed.
 		obj := &value{class: fn.Class, classFile: fi.f, fields: map[string]*value{}}
+		if sdk := c.e.sdkBase(fi, fn, 0); sdk != nil {
+			// class VendureStripeClient extends Stripe: an SDK client
+			// with methods of its own.
+			obj.mod, obj.chain, obj.rooted = sdk.mod, sdk.chain, true
+		}
 		for i, kv := range x.Kwargs {
 			obj.fields[kv.Key] = kwargs[i]
 		}
@@ -165,7 +170,7 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 				if out.digest == "" {
 					out.digest = w.digest
 				}
-				if len(v.params) == 1 && len(v.fields) == 0 && len(v.origins) == 0 {
+				if len(v.params) == 1 && len(v.fields) == 0 && len(v.origins) == 0 && v.class == "" && v.mod == "" {
 					// The function returns (a field of) its argument.
 					cp := *a
 					cp.float = out.float || a.float && !p.integral

@@ -186,6 +186,48 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	return s
 }
 
+// sdkBase is what constructing an external base class of class makes (an
+// SDK client: class C extends Stripe), through project classes between;
+// nil when no base comes from outside the project.
+func (e *engine) sdkBase(fi *fileInfo, class *ir.Func, depth int) *value {
+	if depth > 3 {
+		return nil
+	}
+	for _, b := range class.Bases {
+		c := e.newCtx(fi, fi.f.Module, nil)
+		c.quiet = true
+		bv := c.eval(b)
+		switch {
+		case bv.fn != nil && bv.fn.IsClass:
+			if tfi := e.fileOf(bv); tfi != nil {
+				if v := e.sdkBase(tfi, bv.fn, depth+1); v != nil {
+					return v
+				}
+			}
+		case actingSDK(fi.tables, bv.mod):
+			if v := c.eval(&ir.Call{Fun: b, New: true, Pos: ir.PosOf(b)}); v.mod != "" {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// actingSDK reports a module whose operations move money (stripe): a class
+// extending one of its classes is its client. Frameworks' base classes
+// (a Django model, a pydantic model) are not.
+func actingSDK(t keymodel.Tables, mod string) bool {
+	if mod == "" {
+		return false
+	}
+	for _, p := range t.Operations {
+		if p.Package == mod && keymodel.Acts(p.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
 // classRef names a class by the file that defines it.
 type classRef struct {
 	f     *ir.File

@@ -324,6 +324,16 @@ func (l *lowerer) tsClass(n *sitter.Node) []ir.Stmt {
 	l.class = ""
 	c := l.newFunc(name, pos(n))
 	c.Class, c.IsClass = name, true
+	for _, h := range named(n) {
+		if h.Type() != "class_heritage" {
+			continue
+		}
+		for _, ext := range named(h) {
+			if v := ext.ChildByFieldName("value"); ext.Type() == "extends_clause" && v != nil {
+				c.Bases = append(c.Bases, l.tsExpr(v))
+			}
+		}
+	}
 	l.class = name
 	l.enter(c, func() {
 		for _, m := range named(n.ChildByFieldName("body")) {

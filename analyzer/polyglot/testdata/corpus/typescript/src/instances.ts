@@ -25,3 +25,27 @@ export class Provider {
     await this.stripe_.refunds.create({ payment_intent: id, amount }); // want IDEM002
   }
 }
+
+// A client class of the project's own that extends the SDK's: its
+// instances are Stripe clients.
+export class ShopStripeClient extends Stripe {
+  constructor(apiKey: string) {
+    super(apiKey);
+  }
+}
+
+function clientFor(apiKey: string): ShopStripeClient {
+  return new ShopStripeClient(apiKey);
+}
+
+// case: sink/sdk-subclass finding
+export async function refundOrder(apiKey: string, intent: string, amount: number) {
+  const stripe = clientFor(apiKey);
+  return stripe.refunds.create({ payment_intent: intent, amount }); // want IDEM002
+}
+
+// case: sink/sdk-subclass silent
+export async function refundOrderKeyed(apiKey: string, intent: string, amount: number) {
+  const stripe = clientFor(apiKey);
+  return stripe.refunds.create({ payment_intent: intent, amount }, { idempotencyKey: `refund-${intent}-${amount}` });
+}
