@@ -115,10 +115,33 @@ func (c *ctx) bind(fn *ir.Func, recv *value, args []*value, kws []ir.KV, kwargs 
 			out[i0+i] = a
 		}
 	}
+	var rest *value // what **params collects
 	for i, kv := range kws {
+		taken := false
 		for j, p := range fn.Params {
 			if p == kv.Key {
 				out[j] = kwargs[i]
+				taken = true
+			}
+		}
+		if taken || fn.KwargsParam == "" {
+			continue
+		}
+		if rest == nil {
+			rest = &value{fields: map[string]*value{}}
+		}
+		if kv.Key == "**" {
+			for k, f := range kwargs[i].fields {
+				rest.fields[k] = f
+			}
+			continue
+		}
+		rest.fields[kv.Key] = kwargs[i]
+	}
+	if rest != nil {
+		for j, p := range fn.Params {
+			if p == fn.KwargsParam {
+				out[j] = rest
 			}
 		}
 	}
@@ -202,6 +225,10 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
 	for _, ps := range s.sinks {
 		if ps.param.i >= len(args) || args[ps.param.i] == nil {
+			continue
+		}
+		if base, ok := strings.CutSuffix(ps.param.path, spreadPath); ok {
+			c.applySpread(x, fn, ps, selectPath(args[ps.param.i], strings.TrimSuffix(base, ".")))
 			continue
 		}
 		a := whole(selectPath(args[ps.param.i], ps.param.path))
@@ -386,6 +413,42 @@ func (c *ctx) sendsKeyHeader(x *ir.Call, args, kwargs []*value) bool {
 		}
 	}
 	return false
+}
+
+// spreadPath ends the path of a parameter spread into an outbound call
+// (sdk.create(**params)): whichever of its fields is named like a key is
+// the key, once a call says what the fields are.
+const spreadPath = "*"
+
+// spreadSink records a parameter spread into an outbound call's keyword
+// arguments, whose fields are not known here.
+func (c *ctx) spreadSink(x *ir.Call, v *value) {
+	if v == nil || len(v.fields) > 0 {
+		return
+	}
+	site := &sinkSite{file: c.file(), pos: x.Pos, what: "**", fn: c.fn}
+	for _, p := range v.params {
+		q := p
+		q.path = join(p.path, spreadPath)
+		c.addSink(paramSink{param: q, site: site, persisted: c.persistedParams[p.i]})
+	}
+}
+
+// applySpread judges the key-named fields of what a call passed for a
+// spread parameter.
+func (c *ctx) applySpread(x *ir.Call, fn *ir.Func, ps paramSink, arg *value) {
+	if arg == nil {
+		return
+	}
+	for k, f := range arg.fields {
+		if !c.e.prog.Model.IsKey(k) {
+			continue
+		}
+		site := *ps.site
+		site.what = k + "="
+		hops := append([]report.Related{c.rel(fieldPos(x, f), "passed to "+shortName(fn))}, ps.hops...)
+		c.judge(whole(f), &site, hops, ps.persisted)
+	}
 }
 
 // fieldPos is where a key found among a call's argument fields was
@@ -587,6 +650,7 @@ func (c *ctx) scanSinks(x *ir.Call, name string, args, kwargs []*value) {
 		switch {
 		case kv.Key == "**":
 			c.scanFields(x, kwargs[i], 0)
+			c.spreadSink(x, kwargs[i])
 		case m.IsKey(kv.Key):
 			// At the argument: in a call over several lines, the line
 			// that holds the key.

@@ -223,6 +223,9 @@ func (l *lowerer) pyParams(f *ir.Func, n *sitter.Node) {
 		}
 		if name != "" {
 			f.Params = append(f.Params, name)
+			if p.Type() == "dictionary_splat_pattern" || p.Type() == "typed_parameter" && len(named(p)) > 0 && named(p)[0].Type() == "dictionary_splat_pattern" {
+				f.KwargsParam = name
+			}
 		}
 	}
 }

@@ -52,6 +52,9 @@ type Func struct {
 	// Bases are a class's base classes (Python's class C(Base): …,
 	// TypeScript's class C extends Base).
 	Bases []Expr
+	// KwargsParam is the parameter that collects the keyword arguments no
+	// other parameter takes (Python's **params), or "".
+	KwargsParam string
 }
 
 // Stmt is a statement.

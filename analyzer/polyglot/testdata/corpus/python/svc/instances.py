@@ -75,3 +75,18 @@ class Gateway:
     # case: sink/api-client-create silent
     def record_payment(self, request_name):
         return self.client.payments.create(name=request_name, reference=DocKey("payments", request_name).bare())
+
+
+@shared_task
+def refund_through_wrapper(charge):
+    from .keyclass import billing
+
+    return billing.refund(charge=charge, idempotency_key=str(uuid.uuid4()))
+
+
+# case: flow/kwargs-spread silent
+@shared_task
+def refund_through_wrapper_keyed(charge):
+    from .keyclass import billing
+
+    return billing.refund(charge=charge, idempotency_key=f"refund-{charge}")
