@@ -370,7 +370,10 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if !(onValue && recv.local) {
 		// A method of a list or dict built here (push, append) keeps
 		// its arguments in memory; nothing leaves.
+		_, known := match(t.Operations) // an operation the tables name
+		c.inert = actingSDK(t, mod) && !known
 		c.scanSinks(x, name, args, kwargs)
+		c.inert = false
 	}
 	if _, ok := match(t.Records); ok && mod != "globalThis" && mod != "builtins" && hasRequest(x, all) {
 		// The record the provider wrote: its id is not made of the
@@ -426,7 +429,7 @@ func (c *ctx) spreadSink(x *ir.Call, v *value) {
 	if v == nil || len(v.fields) > 0 {
 		return
 	}
-	site := &sinkSite{file: c.file(), pos: x.Pos, what: "**", fn: c.fn}
+	site := &sinkSite{file: c.file(), pos: x.Pos, what: "**", fn: c.fn, inert: c.inert}
 	for _, p := range v.params {
 		q := p
 		q.path = join(p.path, spreadPath)
@@ -683,7 +686,7 @@ func (c *ctx) scanFields(x *ir.Call, v *value, depth int) {
 
 // sink is a place where v leaves the process as a key.
 func (c *ctx) sink(v *value, p ir.Pos, what string, hops []report.Related) {
-	site := &sinkSite{file: c.file(), pos: p, what: what, fn: c.fn}
+	site := &sinkSite{file: c.file(), pos: p, what: what, fn: c.fn, inert: c.inert}
 	c.judge(whole(v), site, hops, false)
 }
 
@@ -701,7 +704,7 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted b
 		return
 	}
 	for _, o := range v.origins {
-		if (persisted || c.persisted[o]) && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
+		if site.inert || (persisted || c.persisted[o]) && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
 			continue
 		}
 		what := o.source + " (" + kindText[o.kind] + ")"

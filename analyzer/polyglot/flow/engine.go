@@ -111,6 +111,11 @@ type sinkSite struct {
 	pos  ir.Pos
 	what string // `header "Idempotency-Key"`, `idempotency_key=`
 	fn   *ir.Func
+	// inert: the call is a money-moving SDK's operation that moves none
+	// (stripe.tax.Calculation.create, Customer.create): a key drawn per
+	// attempt only leaves a spare object, so IDEM001 does not apply; the
+	// key's other properties (a bare digest) still do.
+	inert bool
 }
 
 func (e *engine) index(f *ir.File) {

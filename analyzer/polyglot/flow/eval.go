@@ -18,6 +18,7 @@ type ctx struct {
 	env   map[string]*value
 	outer map[string]*value
 	quiet bool // evaluating for values only: report nothing
+	inert bool // scanning the arguments of an SDK call that moves no money
 
 	persisted       map[*origin]bool // written to the database before this point on every path
 	persistedParams map[int]bool

@@ -90,3 +90,16 @@ def refund_through_wrapper_keyed(charge):
     from .keyclass import billing
 
     return billing.refund(charge=charge, idempotency_key=f"refund-{charge}")
+
+
+# case: sink/inert-operation silent
+@shared_task
+def create_customer(user):
+    # A customer moves no money: a retry's new key leaves a spare customer.
+    return stripe.Customer.create(email=user["email"], idempotency_key=str(uuid.uuid4()))
+
+
+# case: sink/inert-operation finding
+@shared_task
+def create_refund(charge):
+    return stripe.Refund.create(charge=charge, idempotency_key=str(uuid.uuid4()))  # want IDEM001
