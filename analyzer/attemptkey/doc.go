@@ -15,7 +15,10 @@
 // call and reusing it in the call's own retry loop holds for those retries,
 // but not where a broker delivery, a queued job or a webhook reaches the
 // call: on a redelivery, the call is the attempt. From an HTTP route or a
-// command line, such a key is not reported.
+// command line, such a key is not reported. In Python and TypeScript, nor is
+// one sent to a payment SDK's operation that moves no money (a customer, a
+// tax calculation, a cancel): a retry leaves a spare object, not a second
+// charge.
 //
 // # Fix
 //
