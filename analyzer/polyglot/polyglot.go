@@ -181,7 +181,7 @@ func Run(opts Options) (*Result, error) {
 	res.Errors = errs
 	var kept []*ir.File
 	for _, f := range files {
-		if f != nil && !f.Generated && !testFile(f.Path, opts.Tests) && !(testSupport(f) && !opts.Tests) {
+		if f != nil && !f.Generated && !testFile(f.Path, opts.Tests) && (opts.Tests || !testSupport(f)) {
 			kept = append(kept, f)
 		}
 	}

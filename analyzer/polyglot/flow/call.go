@@ -65,7 +65,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 		// A constructor: an object whose fields are the keyword arguments
 		// (dataclasses, pydantic models) or the options object passed.
 		obj := &value{class: fn.Class, classFile: fi.f, fields: map[string]*value{}}
-		if sdk := c.e.sdkBase(fi, fn, 0); sdk != nil {
+		if sdk := c.e.sdkBase(fi, fn); sdk != nil {
 			// class VendureStripeClient extends Stripe: an SDK client
 			// with methods of its own.
 			obj.mod, obj.chain, obj.rooted = sdk.mod, sdk.chain, true
@@ -336,7 +336,8 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if recv != nil && recv.stable && recvKind != "" {
 		return &value{stable: true} // a query builder's chain
 	}
-	if p, ok := match(t.Operations); ok {
+	p, known := match(t.Operations) // an operation the tables name
+	if known {
 		if keymodel.Acts(p.Kind) {
 			c.sdkWrite(x, p.Kind, args, kwargs) // and on: its key is a sink too
 		}
@@ -370,7 +371,6 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if !(onValue && recv.local) {
 		// A method of a list or dict built here (push, append) keeps
 		// its arguments in memory; nothing leaves.
-		_, known := match(t.Operations) // an operation the tables name
 		c.inert = actingSDK(t, mod) && !known
 		c.scanSinks(x, name, args, kwargs)
 		c.inert = false

@@ -38,7 +38,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -67,6 +67,7 @@ type engine struct {
 	seen     map[string]bool
 	outer    map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
 	instance map[classRef]map[string]*value // instanceFields, once per class
+	bases    map[*ir.Func]*value            // sdkBase, once per class
 
 	// For IDEM002: the acting SDK calls without a key, who calls each
 	// project function, and the functions that verify a webhook.
@@ -168,20 +169,19 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 		v := &value{params: []paramRef{{i: i}}, rooted: true, consumer: c.entry == "consumer"}
 		c.env[p] = v
 	}
-	if fn.Class != "" && !fn.IsClass && !isConstructor(fn) {
-		// What the constructor stored on the instance is what the
-		// method reads from self or this (self.stripe = stripe,
-		// this.client = new Stripe(key)).
-		fields := e.instanceFields(fi, fn.Class)
-		if self, ok := c.env["self"]; ok && len(fn.Params) > 0 && fn.Params[0] == "self" && len(fields) > 0 {
+	if fn.Class != "" {
+		var fields map[string]*value
+		if !fn.IsClass && !isConstructor(fn) {
+			// What the constructor stored on the instance is what the
+			// method reads from self or this (self.stripe = stripe,
+			// this.client = new Stripe(key)).
+			fields = e.instanceFields(fi, fn.Class)
+		}
+		if self, ok := c.env["self"]; ok && fn.Params[0] == "self" && len(fields) > 0 {
 			self.fields = maps.Clone(fields) // the other fields stay paths of the receiver
 		}
 		if _, ok := c.env["this"]; !ok {
 			c.env["this"] = &value{class: fn.Class, fields: maps.Clone(fields)}
-		}
-	} else if fn.Class != "" {
-		if _, ok := c.env["this"]; !ok {
-			c.env["this"] = &value{class: fn.Class}
 		}
 	}
 	c.block(fn.Body)
@@ -193,8 +193,18 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 
 // sdkBase is what constructing an external base class of class makes (an
 // SDK client: class C extends Stripe), through project classes between;
-// nil when no base comes from outside the project.
-func (e *engine) sdkBase(fi *fileInfo, class *ir.Func, depth int) *value {
+// nil when no base comes from outside the project. Once per class: every
+// construction asks.
+func (e *engine) sdkBase(fi *fileInfo, class *ir.Func) *value {
+	if v, ok := e.bases[class]; ok {
+		return v
+	}
+	v := e.findSDKBase(fi, class, 0)
+	e.bases[class] = v
+	return v
+}
+
+func (e *engine) findSDKBase(fi *fileInfo, class *ir.Func, depth int) *value {
 	if depth > 3 {
 		return nil
 	}
@@ -205,7 +215,7 @@ func (e *engine) sdkBase(fi *fileInfo, class *ir.Func, depth int) *value {
 		switch {
 		case bv.fn != nil && bv.fn.IsClass:
 			if tfi := e.fileOf(bv); tfi != nil {
-				if v := e.sdkBase(tfi, bv.fn, depth+1); v != nil {
+				if v := e.findSDKBase(tfi, bv.fn, depth+1); v != nil {
 					return v
 				}
 			}
