@@ -41,29 +41,13 @@ type mutationSubject struct {
 func mutationSubjects() []mutationSubject {
 	return []mutationSubject{
 		{name: "intent (Go, stdin)", files: []string{"intent/main.go", "intent/setup.sql"}, pkg: "testdata/restart/intent",
-			config: func(t *testing.T, handler, setup string) Config {
-				cfg := exampleConfig(t, "intent")
-				cfg.Handler, cfg.Setup = handler, setup
-				return cfg
-			}},
+			config: stdinMutantConfig},
 		{name: "sh/intent.sh (sh, stdin)", files: []string{"sh/intent.sh", "sh/setup.sql"}, full: true,
-			config: func(t *testing.T, handler, setup string) Config {
-				cfg := exampleConfig(t, "intent")
-				cfg.Handler, cfg.Setup = handler, setup
-				return cfg
-			}},
+			config: stdinMutantConfig},
 		{name: "python/intent (Python, stdin)", files: []string{"python/intent/main.py", "sh/setup.sql"}, interp: python, full: true,
-			config: func(t *testing.T, handler, setup string) Config {
-				cfg := exampleConfig(t, "intent")
-				cfg.Handler, cfg.Setup = handler, setup
-				return cfg
-			}},
+			config: stdinMutantConfig},
 		{name: "node/intent (Node, stdin)", files: []string{"node/intent/main.js", "sh/setup.sql"}, interp: node, full: true,
-			config: func(t *testing.T, handler, setup string) Config {
-				cfg := exampleConfig(t, "intent")
-				cfg.Handler, cfg.Setup = handler, setup
-				return cfg
-			}},
+			config: stdinMutantConfig},
 		{name: "api/right (Go, --client-key API)", files: []string{"api/right/main.go", "api/setup.sql"}, pkg: "testdata/restart/api/right", full: true,
 			config: apiMutantConfig},
 		{name: "python/api/right (Python, --client-key API)", files: []string{"python/api/right/main.py", "api/setup.sql"}, interp: python, full: true,
@@ -80,15 +64,20 @@ func mutationSubjects() []mutationSubject {
 			}},
 		{name: "consumers/amqp (Go, RabbitMQ consumer)", files: []string{"consumers/amqp/main.go", "consumers/setup.sql"}, pkg: "testdata/restart/consumers/amqp", full: true,
 			config: func(t *testing.T, handler, setup string) Config {
-				cfg := amqpConfig(t, "exec "+handler+" -key intent")
-				cfg.Setup = setup
-				return cfg
+				return consumerMutantConfig(t, handler+" -key intent", setup)
 			}},
 		{name: "python/consumer/intent (Python, RabbitMQ consumer)", files: []string{"python/consumer/intent/main.py", "consumers/setup.sql"}, interp: python, full: true,
 			config: consumerMutantConfig},
 		{name: "node/consumer/intent (Node, RabbitMQ consumer)", files: []string{"node/consumer/intent/main.js", "consumers/setup.sql"}, interp: node, full: true,
 			config: consumerMutantConfig},
 	}
+}
+
+// stdinMutantConfig runs a stdin handler of the intent design.
+func stdinMutantConfig(t *testing.T, handler, setup string) Config {
+	cfg := exampleConfig(t, "intent")
+	cfg.Handler, cfg.Setup = handler, setup
+	return cfg
 }
 
 // apiMutantConfig runs a --client-key API server (it takes the address to
