@@ -28,7 +28,7 @@ type Tables struct {
 	Barriers   []config.Pattern // calls whose results are stable: read back, replay-stable
 	Operations []config.Pattern // store (a database write), read, observe (logging, metrics)
 	Inserts    []config.Pattern // writes that create a new row, whose generated id is new per attempt
-	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers), "consumer" or "script" (run by hand)
+	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers), "consumer", "script" (run by hand), or "receive" (a broker read that makes the function calling it a polling consumer)
 	// Records are calls that write a record at a provider or in a
 	// database and return it (stripe.payouts.create, prisma.x.update):
 	// the record's fields (its id) are the provider's, not made of the
@@ -166,6 +166,10 @@ var pythonTables = Tables{
 		// Run by hand from a command line: Django's management commands
 		// (a class on BaseCommand) and click's commands.
 		{Function: "(.*\\.)?BaseCommand|click\\.(command|group)", Kind: "script"},
+		// A polling consumer: the function that calls a client's read of a broker (SQS,
+		// Kafka, a RabbitMQ get, a Redis stream or list) handles what a
+		// redelivery brings again.
+		{Function: ".+\\.(receive_message|receive_messages|basic_get|xreadgroup|brpop|blpop|brpoplpush|blmove|poll|pull)", Kind: "receive"},
 	},
 	Webhooks: []config.Pattern{
 		{Package: "stripe", Function: "(Webhook\\.)?construct_event|WebhookSignature\\.verify_header"},
@@ -256,6 +260,9 @@ var typescriptTables = Tables{
 		// A QStash job: @upstash/qstash's wrappers verify the signature
 		// and QStash retries the handler until it answers 2xx.
 		{Function: "verifySignature(AppRouter|Edge)?", Kind: "consumer"},
+		// A polling consumer, as in Python: SQS (v3's command, v2's
+		// method), a RabbitMQ get, a Redis stream or list.
+		{Function: "(.*\\.)?ReceiveMessageCommand|.+\\.(receiveMessage|xreadgroup|brpop|blpop|brpoplpush|blmove)", Kind: "receive"},
 	},
 	Webhooks: []config.Pattern{
 		{Package: "stripe", Function: "webhooks\\.(constructEvent|constructEventAsync)"},

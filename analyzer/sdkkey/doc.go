@@ -20,8 +20,13 @@
 // but when the queue redelivers the message your handler makes a new call with
 // a new key, and Stripe charges again.
 // It is reported on a path that can run the call again: code a broker
-// delivery, a queued job or a webhook reaches, a loop that retries the call,
-// or a function whose callers are out of view. A call reached only from an
+// delivery, a queued job or a webhook reaches, a loop that retries the
+// call, or a function whose callers are out of view. In Python and
+// TypeScript a function that polls the broker itself (an SQS receive loop)
+// is a consumer too, and a method called only through an instance its
+// module exports has the calls that name the instance as callers, also
+// on a receiver of unknown type (ctx.services.stripe.transfer for export
+// const stripe = new StripeService()). A call reached only from an
 // HTTP route or a command line is not reported.
 //
 // # Fix

@@ -45,6 +45,9 @@ func (c *ctx) call(x *ir.Call) *value {
 	case callee.isMod || callee.mod != "":
 		return c.callExternal(x, callee.mod, callee.chain, recv, "", args, kwargs)
 	case recv != nil:
+		if name := lastName(x.Fun.(*ir.Attr).X); recv.mod == "" && name != "" {
+			c.e.unresolvedCalls[method] = append(c.e.unresolvedCalls[method], unresolvedCall{c.fn, name})
+		}
 		chain := join(recv.chain, method)
 		return c.callExternal(x, "", chain, recv, "value", args, kwargs)
 	}
@@ -240,6 +243,18 @@ func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
 		hops := append([]report.Related{c.rel(x.Pos, "passed to "+shortName(fn))}, ps.hops...)
 		c.judge(a, ps.site, hops, ps.persisted)
 	}
+}
+
+// lastName is the last name of an expression: stripe in
+// ctx.services.stripe, billing in billing; "" for anything else.
+func lastName(x ir.Expr) string {
+	switch x := x.(type) {
+	case *ir.Name:
+		return x.ID
+	case *ir.Attr:
+		return x.Name
+	}
+	return ""
 }
 
 func shortName(fn *ir.Func) string {

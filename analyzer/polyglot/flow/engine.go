@@ -38,7 +38,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, bases: map[*ir.Func]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -75,6 +75,18 @@ type engine struct {
 	keyFromCaller map[*ir.Func][]keyFromCaller
 	callers       map[*ir.Func][]*ir.Func
 	webhook       map[*ir.Func]bool
+	// Method calls whose receiver could not be resolved
+	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
+	// method name.
+	unresolvedCalls map[string][]unresolvedCall
+}
+
+// unresolvedCall is a method call on a receiver of unknown type: the
+// function making it, and the last name of the receiver's expression
+// (stripe in ctx.services.stripe).
+type unresolvedCall struct {
+	caller *ir.Func
+	recv   string
 }
 
 type fileInfo struct {

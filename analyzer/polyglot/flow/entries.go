@@ -8,7 +8,8 @@ import (
 
 // findEntries marks the functions a framework invokes: HTTP routes
 // (decorated, or registered with a path), consumers (decorated as tasks,
-// or passed as the callback of a consume or subscribe call) and scripts
+// passed as the callback of a consume or subscribe call, or polling a
+// broker themselves) and scripts
 // (the methods of a class whose base a command-line framework calls, as
 // Django's BaseCommand).
 func (e *engine) findEntries(f *ir.File) {
@@ -72,6 +73,10 @@ func (e *engine) registrations(fi *fileInfo, fn *ir.Func, stmts []ir.Stmt) {
 		if kind == "route" && !routeCall(c) {
 			return
 		}
+		if kind == "receive" {
+			e.mark(fn, "consumer") // it polls: what it handles comes again on a redelivery
+			return
+		}
 		var cands []ir.Expr
 		cands = append(cands, c.Args...)
 		for _, kv := range c.Kwargs {
@@ -84,12 +89,31 @@ func (e *engine) registrations(fi *fileInfo, fn *ir.Func, stmts []ir.Stmt) {
 				}
 			}
 		}
+		cands = append(cands, wrapped(c.Args, 2)...)
 		for _, a := range cands {
 			if target := e.callbackFunc(fi, fn, a); target != nil {
 				e.mark(target, kind)
 			}
 		}
 	})
+}
+
+// wrapped is the arguments of calls among args, depth levels down: the
+// callback a wrapper hands on, as in q.process("charge", wrap(async (job)
+// => …)) or router.post("/pay", asyncHandler(pay)). The framework calls
+// what the wrapper returns, and that calls the callback.
+func wrapped(args []ir.Expr, depth int) []ir.Expr {
+	if depth == 0 {
+		return nil
+	}
+	var out []ir.Expr
+	for _, a := range args {
+		if c, ok := a.(*ir.Call); ok {
+			out = append(out, c.Args...)
+			out = append(out, wrapped(c.Args, depth-1)...)
+		}
+	}
+	return out
 }
 
 // routeCall reports a registration with a path: app.post("/charge", h).
@@ -111,7 +135,9 @@ func (e *engine) callbackFunc(fi *fileInfo, fn *ir.Func, x ir.Expr) *ir.Func {
 				return cand
 			}
 		}
-		return fi.defs[x.ID]
+		if d := fi.defs[x.ID]; d != nil {
+			return d
+		}
 	case *ir.Attr:
 		if n, ok := x.X.(*ir.Name); ok && (n.ID == "self" || n.ID == "this") && fn.Class != "" {
 			return fi.methods[fn.Class+"."+x.Name]
@@ -201,7 +227,7 @@ func moduleBinding(f *ir.File, name string) (*ir.Func, *ir.Dict) {
 				return st.F, nil
 			}
 		case *ir.Assign:
-			if t, ok := st.Target.(*ir.Name); !ok || t.ID != name {
+			if !bindsName(st.Target, name) {
 				continue
 			}
 			switch v := st.Value.(type) {
@@ -213,6 +239,28 @@ func moduleBinding(f *ir.File, name string) (*ir.Func, *ir.Dict) {
 		}
 	}
 	return nil, nil
+}
+
+// bindsName reports whether an assignment's target binds a module's name:
+// the name itself, or a CommonJS export of it (exports.pay = …,
+// module.exports.pay = …), which require("./ctrl").pay reads.
+func bindsName(target ir.Expr, name string) bool {
+	switch t := target.(type) {
+	case *ir.Name:
+		return t.ID == name
+	case *ir.Attr:
+		if t.Name != name {
+			return false
+		}
+		switch x := t.X.(type) {
+		case *ir.Name:
+			return x.ID == "exports"
+		case *ir.Attr:
+			n, ok := x.X.(*ir.Name)
+			return ok && n.ID == "module" && x.Name == "exports"
+		}
+	}
+	return false
 }
 
 // walkExprs calls visit for every expression in stmts, nested ones

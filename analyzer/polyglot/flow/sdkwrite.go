@@ -226,6 +226,9 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 		return false
 	}
 	callers := e.callers[fn]
+	if len(callers) == 0 && fn.Class != "" && !fn.IsClass {
+		callers = e.instanceCallers(fn)
+	}
 	if len(callers) == 0 {
 		if fn.Parent != nil && fn.Parent.Name != "<module>" && !fn.Parent.IsClass {
 			// A closure nobody here calls by name (a callback handed to
@@ -242,4 +245,38 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 		}
 	}
 	return false
+}
+
+// instanceCallers is who calls a method that no resolved call names,
+// through the instance its module exports: for export const stripe = new
+// StripeService(), the unresolved calls of its method by name on a
+// receiver named stripe (ctx.services.stripe.transfer(…)).
+func (e *engine) instanceCallers(fn *ir.Func) []*ir.Func {
+	instances := map[string]bool{}
+	for f := range e.files {
+		for _, st := range f.Module.Body {
+			a, ok := st.(*ir.Assign)
+			if !ok {
+				continue
+			}
+			t, ok := a.Target.(*ir.Name)
+			call, isCall := a.Value.(*ir.Call)
+			if ok && isCall && lastName(call.Fun) == fn.Class {
+				instances[t.ID] = true
+			}
+		}
+	}
+	var out []*ir.Func
+	for _, u := range e.unresolvedCalls[methodName(fn)] {
+		if instances[u.recv] {
+			out = append(out, u.caller)
+		}
+	}
+	return out
+}
+
+// methodName is a method's own name, without its class: charge for
+// Billing.charge.
+func methodName(fn *ir.Func) string {
+	return strings.TrimPrefix(fn.Name, fn.Class+".")
 }

@@ -335,21 +335,84 @@ func (l *lowerer) tsClass(n *sitter.Node) []ir.Stmt {
 		}
 	}
 	l.class = name
+	var fieldInits []ir.Stmt
+	var ctor *ir.Func
 	l.enter(c, func() {
 		for _, m := range named(n.ChildByFieldName("body")) {
+			if init := l.classFieldInit(m); init != nil {
+				fieldInits = append(fieldInits, init)
+			}
 			if m.Type() == "method_definition" {
 				mname := l.text(m.ChildByFieldName("name"))
 				if mname == "constructor" {
-					ctor := l.tsFunc(mname, m)
+					ctor = l.tsFunc(mname, m)
 					c.Params, c.Body = ctor.Params, ctor.Body
 					continue
 				}
 				l.tsFunc(mname, m)
 			}
+			if fname, fn := classFieldFunc(l, m); fn != nil {
+				l.tsFunc(fname, fn) // handle = async (job) => {…}: a method bound to the instance
+			}
+		}
+		// Field initializers run before the constructor's body: private
+		// api = new Stripe(…) is this.api = new Stripe(…) there.
+		if len(fieldInits) > 0 {
+			if ctor == nil {
+				ctor = l.newFunc("constructor", pos(n))
+			}
+			ctor.Body = append(fieldInits, ctor.Body...)
+			c.Body = ctor.Body
 		}
 	})
 	l.class = saved
 	return []ir.Stmt{&ir.FuncDef{Name: name, F: c}}
+}
+
+// classFieldFunc is the name and function of a class field whose value is
+// an arrow function or function expression (TypeScript's
+// public_field_definition, JavaScript's field_definition): code calls it
+// as this.name, like a method.
+func classFieldFunc(l *lowerer, m *sitter.Node) (string, *sitter.Node) {
+	if m.Type() != "public_field_definition" && m.Type() != "field_definition" {
+		return "", nil
+	}
+	v := m.ChildByFieldName("value")
+	if v == nil || (v.Type() != "arrow_function" && v.Type() != "function_expression" && v.Type() != "function") {
+		return "", nil
+	}
+	name := m.ChildByFieldName("name")
+	if name == nil {
+		name = m.ChildByFieldName("property")
+	}
+	if name == nil {
+		return "", nil
+	}
+	return l.text(name), v
+}
+
+// classFieldInit is a class field with a value that is not a function,
+// as the assignment this.name = value.
+func (l *lowerer) classFieldInit(m *sitter.Node) ir.Stmt {
+	if m.Type() != "public_field_definition" && m.Type() != "field_definition" {
+		return nil
+	}
+	if fname, fn := classFieldFunc(l, m); fn != nil || fname != "" {
+		return nil
+	}
+	v, name := m.ChildByFieldName("value"), m.ChildByFieldName("name")
+	if name == nil {
+		name = m.ChildByFieldName("property")
+	}
+	if v == nil || name == nil {
+		return nil
+	}
+	for _, c := range named(m) {
+		if c.Type() == "static" || l.text(c) == "static" {
+			return nil // a static field is the class's, not the instance's
+		}
+	}
+	return &ir.Assign{Target: &ir.Attr{X: &ir.Name{ID: "this", Pos: pos(m)}, Name: l.text(name), Pos: pos(name)}, Value: l.tsExpr(v), Pos: pos(m)}
 }
 
 func (l *lowerer) tsTarget(n *sitter.Node) ir.Expr {
