@@ -55,7 +55,11 @@ while IFS=$'\t' read -r _ repo dir patterns; do
 	began=$SECONDS
 	rc=0
 	# shellcheck disable=SC2086 # patterns are a space-separated list
-	(cd "$root/$dir" && "$bin" lint --format json $patterns) >"$out/$repo.json" 2>"$out/$repo.stderr" || rc=$?
+	# In a go.work workspace go accepts no -mod=mod: the workspace's own
+	# modules and go.work.sum pin what it pulls.
+	flags=$GOFLAGS
+	[ -z "$(cd "$root/$dir" && GOFLAGS= go env GOWORK)" ] || flags=
+	(cd "$root/$dir" && GOFLAGS=$flags "$bin" lint --format json $patterns) >"$out/$repo.json" 2>"$out/$repo.stderr" || rc=$?
 	findings=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d.get("findings") or []), len(d.get("errors") or []))' "$out/$repo.json" 2>/dev/null || echo "? ?")
 	echo "$repo: lint exit $rc, findings/unloaded packages: $findings, $((SECONDS - began))s"
 done <<<"$checkouts"
