@@ -79,6 +79,7 @@ type engine struct {
 	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
 	// method name.
 	unresolvedCalls map[string][]unresolvedCall
+	instances       map[string]map[string]bool // instanceNames, once
 }
 
 // unresolvedCall is a method call on a receiver of unknown type: the

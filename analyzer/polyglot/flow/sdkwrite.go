@@ -252,27 +252,43 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 // StripeService(), the unresolved calls of its method by name on a
 // receiver named stripe (ctx.services.stripe.transfer(…)).
 func (e *engine) instanceCallers(fn *ir.Func) []*ir.Func {
-	instances := map[string]bool{}
+	names := e.instanceNames()[fn.Class]
+	var out []*ir.Func
+	for _, u := range e.unresolvedCalls[methodName(fn)] {
+		if names[u.recv] {
+			out = append(out, u.caller)
+		}
+	}
+	return out
+}
+
+// instanceNames maps a class to the module-level names bound to an
+// instance of it (stripe for export const stripe = new StripeService()),
+// over every file, computed once.
+func (e *engine) instanceNames() map[string]map[string]bool {
+	if e.instances != nil {
+		return e.instances
+	}
+	e.instances = map[string]map[string]bool{}
 	for f := range e.files {
 		for _, st := range f.Module.Body {
 			a, ok := st.(*ir.Assign)
 			if !ok {
 				continue
 			}
-			t, ok := a.Target.(*ir.Name)
+			t, isName := a.Target.(*ir.Name)
 			call, isCall := a.Value.(*ir.Call)
-			if ok && isCall && lastName(call.Fun) == fn.Class {
-				instances[t.ID] = true
+			if !isName || !isCall {
+				continue
 			}
+			class := lastName(call.Fun)
+			if e.instances[class] == nil {
+				e.instances[class] = map[string]bool{}
+			}
+			e.instances[class][t.ID] = true
 		}
 	}
-	var out []*ir.Func
-	for _, u := range e.unresolvedCalls[methodName(fn)] {
-		if instances[u.recv] {
-			out = append(out, u.caller)
-		}
-	}
-	return out
+	return e.instances
 }
 
 // methodName is a method's own name, without its class: charge for

@@ -369,48 +369,47 @@ func (l *lowerer) tsClass(n *sitter.Node) []ir.Stmt {
 	return []ir.Stmt{&ir.FuncDef{Name: name, F: c}}
 }
 
-// classFieldFunc is the name and function of a class field whose value is
-// an arrow function or function expression (TypeScript's
-// public_field_definition, JavaScript's field_definition): code calls it
-// as this.name, like a method.
-func classFieldFunc(l *lowerer, m *sitter.Node) (string, *sitter.Node) {
+// classField is the name and value of a class field with a value
+// (TypeScript's public_field_definition, JavaScript's field_definition),
+// and whether it is static.
+func classField(m *sitter.Node) (name, value *sitter.Node, static bool) {
 	if m.Type() != "public_field_definition" && m.Type() != "field_definition" {
-		return "", nil
+		return nil, nil, false
 	}
-	v := m.ChildByFieldName("value")
-	if v == nil || (v.Type() != "arrow_function" && v.Type() != "function_expression" && v.Type() != "function") {
-		return "", nil
-	}
-	name := m.ChildByFieldName("name")
+	name = m.ChildByFieldName("name")
 	if name == nil {
 		name = m.ChildByFieldName("property")
 	}
-	if name == nil {
+	for i := 0; i < int(m.ChildCount()); i++ {
+		if m.Child(i).Type() == "static" { // an unnamed keyword token
+			static = true
+		}
+	}
+	return name, m.ChildByFieldName("value"), static
+}
+
+func isFunctionValue(v *sitter.Node) bool {
+	return v.Type() == "arrow_function" || v.Type() == "function_expression" || v.Type() == "function"
+}
+
+// classFieldFunc is the name and function of a class field whose value is
+// an arrow function or function expression: code calls it as this.name,
+// like a method.
+func classFieldFunc(l *lowerer, m *sitter.Node) (string, *sitter.Node) {
+	name, v, _ := classField(m)
+	if name == nil || v == nil || !isFunctionValue(v) {
 		return "", nil
 	}
 	return l.text(name), v
 }
 
-// classFieldInit is a class field with a value that is not a function,
-// as the assignment this.name = value.
+// classFieldInit is an instance field with a value that is not a
+// function, as the assignment this.name = value (a static field is the
+// class's, not the instance's).
 func (l *lowerer) classFieldInit(m *sitter.Node) ir.Stmt {
-	if m.Type() != "public_field_definition" && m.Type() != "field_definition" {
+	name, v, static := classField(m)
+	if name == nil || v == nil || isFunctionValue(v) || static {
 		return nil
-	}
-	if fname, fn := classFieldFunc(l, m); fn != nil || fname != "" {
-		return nil
-	}
-	v, name := m.ChildByFieldName("value"), m.ChildByFieldName("name")
-	if name == nil {
-		name = m.ChildByFieldName("property")
-	}
-	if v == nil || name == nil {
-		return nil
-	}
-	for _, c := range named(m) {
-		if c.Type() == "static" || l.text(c) == "static" {
-			return nil // a static field is the class's, not the instance's
-		}
 	}
 	return &ir.Assign{Target: &ir.Attr{X: &ir.Name{ID: "this", Pos: pos(m)}, Name: l.text(name), Pos: pos(name)}, Value: l.tsExpr(v), Pos: pos(m)}
 }
