@@ -25,8 +25,12 @@ import (
 // it pushed again, and charges again after the first one. With a short
 // AckWait, a handler slowed by a busy machine would be redelivered to
 // without any kill. So the consumer's AckWait is the attempt's time limit
-// (holdWait) while a consumer runs, and --ack-wait only from the moment the
-// round's consumers died until JetStream has redelivered.
+// (holdWait) while a consumer runs, and --ack-wait only for the deliveries
+// the dead consumers held. JetStream's BackOff does the switch itself, by
+// delivery count: a message its dead consumer got for the n-th time waits
+// --ack-wait, its (n+1)-th delivery holdWait, so no poll of the harness's
+// stands between a redelivery and the long AckWait (under load a poll came
+// later than --ack-wait, and a working consumer got the message again).
 type natsBroker struct {
 	url      string
 	subject  string
@@ -42,10 +46,12 @@ type natsBroker struct {
 	terminated atomic.Int64
 	advisory   *nats.Subscription
 
-	mu     sync.Mutex
-	config jetstream.ConsumerConfig // the round's consumer
-	// expiring is set while AckWait is ackWait: from the consumers' death
-	// until the delivery after deliveredAt.
+	mu      sync.Mutex
+	config  jetstream.ConsumerConfig // the round's consumer, as created
+	applied jetstream.ConsumerConfig // as last updated
+	// expiring is set while the next delivery of a held message may wait
+	// only ackWait (its delivery count was not known exactly): from the
+	// consumers' death until the delivery after deliveredAt.
 	expiring    bool
 	deliveredAt uint64 // the consumer's delivery sequence when they died
 }
@@ -164,17 +170,20 @@ func (b *natsBroker) reset(ctx context.Context) error {
 		return fmt.Errorf("NATS consumer %s: %v", b.consumer, err)
 	}
 	b.mu.Lock()
-	b.config, b.expiring = cfg, false
+	b.config, b.applied, b.expiring = cfg, cfg, false
 	b.mu.Unlock()
 	b.terminated.Store(0)
 	return nil
 }
 
-// consumersDied implements redeliveryTimer: AckWait becomes --ack-wait, so
-// JetStream redelivers what the dead consumers held that long after they
-// got it, to the consumer started next.
+// consumersDied implements redeliveryTimer: the deliveries the dead
+// consumers held wait only --ack-wait, the next ones the long AckWait.
 func (b *natsBroker) consumersDied(ctx context.Context) error {
 	info, err := b.unbound(ctx)
+	if err != nil {
+		return err
+	}
+	held, exact, err := b.heldDeliveries(ctx, info)
 	if err != nil {
 		return err
 	}
@@ -183,8 +192,45 @@ func (b *natsBroker) consumersDied(ctx context.Context) error {
 	if b.expiring {
 		return nil
 	}
-	b.expiring, b.deliveredAt = true, info.Delivered.Consumer
-	return b.setAckWait(ctx, b.ackWait)
+	cfg := b.config
+	cfg.BackOff = make([]time.Duration, held+1)
+	for i := range held {
+		cfg.BackOff[i] = b.ackWait
+	}
+	cfg.BackOff[held] = b.holdWait
+	cfg.AckWait, cfg.MaxDeliver = b.ackWait, maxDeliverWithBackOff
+	if b.applied.AckWait == cfg.AckWait {
+		// JetStream looks at the deadlines again only when AckWait changes;
+		// an earlier death left it at --ack-wait already.
+		if err := b.setAckWait(ctx, b.holdWait); err != nil {
+			return err
+		}
+	}
+	b.expiring, b.deliveredAt = !exact, info.Delivered.Consumer
+	return b.updateConsumer(ctx, cfg)
+}
+
+// maxDeliverWithBackOff stands for "no limit": JetStream wants a MaxDeliver
+// longer than the BackOff list, and the attempts are limited by the harness.
+const maxDeliverWithBackOff = 1 << 30
+
+// heldDeliveries is how many times the messages the dead consumers held
+// were delivered, and whether that is exact. The round's consumer is new
+// and its stream purged, so with one message in the stream every delivery
+// was of that message; when no held message was redelivered (JetStream
+// counts those) each was delivered once. Otherwise the count is an upper
+// bound: every held message is redelivered after --ack-wait, and the long
+// AckWait comes back once a poll sees the redelivery, as before.
+func (b *natsBroker) heldDeliveries(ctx context.Context, info *jetstream.ConsumerInfo) (int, bool, error) {
+	if info.NumRedelivered == 0 {
+		return 1, true, nil
+	}
+	s, err := b.js.Stream(ctx, b.stream)
+	if err != nil {
+		return 0, false, fmt.Errorf("NATS stream %s: %v", b.stream, err)
+	}
+	delivered := int(info.Delivered.Consumer)
+	return delivered, s.CachedInfo().State.Msgs == 1, nil
 }
 
 // unbound returns the consumer's info once JetStream no longer counts the
@@ -213,11 +259,17 @@ func (b *natsBroker) redelivered(ctx context.Context, info *jetstream.ConsumerIn
 	return b.setAckWait(ctx, b.holdWait)
 }
 
-// setAckWait updates the round's consumer; JetStream applies a new AckWait
-// to the messages already delivered. Lock held.
+// setAckWait updates the round's consumer to one AckWait for every
+// delivery (no BackOff). Lock held.
 func (b *natsBroker) setAckWait(ctx context.Context, d time.Duration) error {
 	cfg := b.config
 	cfg.AckWait = d
+	return b.updateConsumer(ctx, cfg)
+}
+
+// updateConsumer changes the round's consumer; JetStream applies a new
+// AckWait or BackOff to the messages already delivered. Lock held.
+func (b *natsBroker) updateConsumer(ctx context.Context, cfg jetstream.ConsumerConfig) error {
 	var err error
 	if b.push {
 		_, err = b.js.UpdatePushConsumer(ctx, b.stream, cfg)
@@ -225,8 +277,9 @@ func (b *natsBroker) setAckWait(ctx context.Context, d time.Duration) error {
 		_, err = b.js.UpdateConsumer(ctx, b.stream, cfg)
 	}
 	if err != nil {
-		return fmt.Errorf("NATS consumer %s: set AckWait to %s: %v", b.consumer, d, err)
+		return fmt.Errorf("NATS consumer %s: set AckWait to %s: %v", b.consumer, cfg.AckWait, err)
 	}
+	b.applied = cfg
 	return nil
 }
 
