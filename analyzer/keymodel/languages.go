@@ -182,8 +182,11 @@ var pythonTables = Tables{
 
 var typescriptTables = Tables{
 	Sources: []config.Pattern{
-		{Package: "crypto", Function: "randomUUID|randomBytes|randomInt|getRandomValues|webcrypto\\.randomUUID", Kind: "random"},
-		{Package: "globalThis", Function: "crypto\\.(randomUUID|getRandomValues)|Math\\.random", Kind: "random"},
+		{Package: "crypto", Function: "randomUUID|randomBytes|randomInt|webcrypto\\.randomUUID", Kind: "random"},
+		{Package: "globalThis", Function: "crypto\\.randomUUID|Math\\.random", Kind: "random"},
+		// These fill the buffer passed (and return it).
+		{Package: "crypto", Function: "(webcrypto\\.)?getRandomValues|randomFillSync|randomFill", Kind: "random", Fills: 1},
+		{Package: "globalThis", Function: "crypto\\.getRandomValues", Kind: "random", Fills: 1},
 		{Package: "globalThis", Function: "Date\\.now|performance\\.now|Date", Kind: "clock"},
 		{Package: "perf_hooks", Function: "performance\\.now", Kind: "clock"},
 		{Package: "uuid", Function: "v1|v4|v6|v7|uuidv4|uuidv7", Kind: "random"},

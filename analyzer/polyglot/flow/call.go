@@ -3,6 +3,7 @@ package flow
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
@@ -313,7 +314,13 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 				src = "new " + src
 			}
 			o := &origin{kind: p.Kind, source: src, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
-			return &value{origins: []*origin{o}, rooted: true, float: floatClock.MatchString(name)}
+			v := &value{origins: []*origin{o}, rooted: true, float: floatClock.MatchString(name)}
+			if i := p.Fills - 1; i >= 0 && i < len(x.Args) {
+				// crypto.getRandomValues(bytes): the buffer passed holds
+				// the random value from here on.
+				c.store(x.Args[i], union(args[i], v), x.Pos)
+			}
+			return v
 		}
 	}
 	if sqlv, ok := c.sqlCall(x, recv, args); ok {
@@ -718,13 +725,31 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted b
 	if c.quiet {
 		return
 	}
+	// One finding per key: the first per-attempt value names it, every
+	// one is a related position (a helper that falls back from
+	// crypto.getRandomValues to Math.random draws with both).
+	var drawn []*origin
 	for _, o := range v.origins {
 		if site.inert || (persisted || c.persisted[o]) && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
 			continue
 		}
+		drawn = append(drawn, o)
+	}
+	if len(drawn) > 0 {
+		sort.SliceStable(drawn, func(i, j int) bool {
+			a, b := drawn[i], drawn[j]
+			if a.file != b.file {
+				return a.file == site.file // the sink's own file first
+			}
+			return a.pos.Line < b.pos.Line || a.pos.Line == b.pos.Line && a.pos.Col < b.pos.Col
+		})
+		o := drawn[0]
 		what := o.source + " (" + kindText[o.kind] + ")"
 		msg := fmt.Sprintf("idempotency key built from %s; %s: %s", what, c.e.consequence(o), remedy)
-		related := []report.Related{{File: o.file, Line: o.pos.Line, Column: o.pos.Col, Message: o.source + ": " + kindText[o.kind]}}
+		var related []report.Related
+		for _, o := range drawn {
+			related = append(related, report.Related{File: o.file, Line: o.pos.Line, Column: o.pos.Col, Message: o.source + ": " + kindText[o.kind]})
+		}
 		related = append(related, reverse(hops)...)
 		related = append(related, report.Related{File: site.file, Line: site.pos.Line, Column: site.pos.Col, Message: "used as idempotency key: " + site.what})
 		c.e.report("IDEM001", site.file, site.pos, msg, related)

@@ -96,9 +96,12 @@ type fileInfo struct {
 	defs    map[string]*ir.Func // top-level functions and classes
 	methods map[string]*ir.Func // "Class.method"
 	imports map[string]ir.Import
+	stars   []ir.Import // export * from, from … import *
 	globals map[string]*value
 	owner   map[*ir.Func]*ir.File
 	busy    bool
+	// starBusy is set while a name is looked up through stars.
+	starBusy bool
 }
 
 type summary struct {
@@ -146,6 +149,10 @@ func (e *engine) index(f *ir.File) {
 		}
 	}
 	for _, im := range f.Imports {
+		if im.Name == "*" {
+			fi.stars = append(fi.stars, im)
+			continue
+		}
 		fi.imports[im.Local] = im
 	}
 	e.files[f] = fi
@@ -174,6 +181,11 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 		return s // recursion: what is known so far
 	}
 	s.busy = true
+	if fn != fi.f.Module {
+		// A caller in a file analyzed earlier summarizes fn first: its
+		// module's globals (a client, a constant alphabet) must be known.
+		e.moduleEnv(fi)
+	}
 	c := e.newCtx(fi, fn, nil)
 	if fn.Parent != nil && fn.Parent != fi.f.Module {
 		c.outer = e.outerEnv(fi, fn.Parent)

@@ -266,9 +266,19 @@ func (c *ctx) lookup(id string) *value {
 	if id == "self" || id == "this" {
 		return &value{class: c.fn.Class}
 	}
+	if c.fi.f.Lang == "python" {
+		// from .helpers import *: the names are this file's too (an
+		// export * from in TypeScript binds none here).
+		if v, ok := c.starMember(c.fi, id); ok {
+			return v
+		}
+	}
 	root := "globalThis"
 	if c.fi.f.Lang == "python" {
 		root = "builtins"
+	} else if id == "globalThis" || id == "window" || id == "global" {
+		// globalThis.crypto is the global crypto.
+		return &value{mod: root, isMod: true}
 	}
 	return &value{mod: root, chain: id, isMod: true}
 }
@@ -308,24 +318,46 @@ func (c *ctx) importValue(fi *fileInfo, im ir.Import) *value {
 
 // memberOf is a top-level name of a project file.
 func (c *ctx) memberOf(fi *fileInfo, name string) *value {
+	if v, ok := c.member(fi, name); ok {
+		return v
+	}
+	return &value{}
+}
+
+// member is memberOf, and whether the file has that name at all.
+func (c *ctx) member(fi *fileInfo, name string) (*value, bool) {
 	if d, ok := fi.defs[name]; ok {
-		return &value{fn: d, file: fi.f}
+		return &value{fn: d, file: fi.f}, true
 	}
 	if fi.globals == nil {
 		c.e.moduleEnv(fi)
 	}
 	if v, ok := fi.globals[name]; ok {
-		return v
+		return v, true
 	}
 	if im, ok := fi.imports[name]; ok && fi != c.fi {
-		return c.importValue(fi, im)
+		return c.importValue(fi, im), true
 	}
-	if name == "default" {
-		if v, ok := fi.globals["default"]; ok {
-			return v
+	return c.starMember(fi, name)
+}
+
+// starMember is a name a file takes from a project module whole (export *
+// from "./x", from .x import *), looked up in that module.
+func (c *ctx) starMember(fi *fileInfo, name string) (*value, bool) {
+	if fi.starBusy || c.e.prog.Resolve == nil {
+		return nil, false
+	}
+	fi.starBusy = true // export * cycles between barrel files
+	defer func() { fi.starBusy = false }()
+	for _, im := range fi.stars {
+		target := c.e.prog.Resolve(fi.f, im.Module)
+		if tfi := c.e.files[target]; target != nil && tfi != nil {
+			if v, ok := c.member(tfi, name); ok {
+				return v, true
+			}
 		}
 	}
-	return &value{}
+	return nil, false
 }
 
 func (c *ctx) eval(x ir.Expr) *value {
@@ -348,8 +380,9 @@ func (c *ctx) eval(x ir.Expr) *value {
 	case *ir.Index:
 		obj := c.eval(x.X)
 		key := x.KeyStr
+		var k *value
 		if key == "" && x.Key != nil {
-			k := c.eval(x.Key)
+			k = c.eval(x.Key)
 			if k.hasStr {
 				key = k.str
 			}
@@ -364,6 +397,11 @@ func (c *ctx) eval(x ir.Expr) *value {
 			if f, ok := obj.fields["$"+lst.Value]; ok {
 				return f
 			}
+		}
+		if obj.hasStr && k != nil {
+			// ALPHABET[r]: a character of a constant picked by the index
+			// is as random (or as clock-made) as the index.
+			return union(element(obj), k)
 		}
 		return element(obj)
 	case *ir.Call:
@@ -440,10 +478,16 @@ func (c *ctx) binary(x *ir.Binary) *value {
 		return &value{}
 	}
 	v := union(l, r)
-	if x.Op == "/" {
+	if x.Op == "/" && !isBigInt(x.L) && !isBigInt(x.R) {
 		v.float = true
 	}
 	return v
+}
+
+// isBigInt reports a BigInt literal (62n): its division is an integer's.
+func isBigInt(x ir.Expr) bool {
+	l, ok := x.(*ir.Lit)
+	return ok && l.Kind == "int" && strings.HasSuffix(l.Value, "n")
 }
 
 // isGlobal reports a value read from the language's globals (global.x,

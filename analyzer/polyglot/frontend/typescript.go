@@ -38,6 +38,10 @@ func (l *lowerer) tsStmt(n *sitter.Node) []ir.Stmt {
 		if d := n.ChildByFieldName("declaration"); d != nil {
 			return l.tsStmt(d)
 		}
+		if src := n.ChildByFieldName("source"); src != nil {
+			l.tsReexport(n, unquote(l.text(src)))
+			return nil
+		}
 		if v := n.ChildByFieldName("value"); v != nil {
 			return []ir.Stmt{&ir.Assign{Target: &ir.Name{ID: "default", Pos: pos(n)}, Value: l.tsExpr(v), Pos: pos(n)}}
 		}
@@ -247,6 +251,39 @@ func (l *lowerer) tsImport(n *sitter.Node) {
 				}
 			}
 		}
+	}
+}
+
+// tsReexport lowers export … from "m" (a barrel file's index.ts) to
+// imports: export { a, b as c } binds c to m's a, export * as ns binds ns
+// to m, and export * makes m's names this module's (Name "*", as Python's
+// from m import *).
+func (l *lowerer) tsReexport(n *sitter.Node, mod string) {
+	star := true
+	for _, c := range named(n) {
+		switch c.Type() {
+		case "export_clause":
+			star = false
+			for _, spec := range named(c) {
+				if spec.Type() != "export_specifier" {
+					continue
+				}
+				name := l.text(spec.ChildByFieldName("name"))
+				local := name
+				if a := spec.ChildByFieldName("alias"); a != nil {
+					local = l.text(a)
+				}
+				l.file.Imports = append(l.file.Imports, ir.Import{Local: local, Module: mod, Name: name})
+			}
+		case "namespace_export":
+			star = false
+			for _, id := range named(c) {
+				l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(id), Module: mod})
+			}
+		}
+	}
+	if star {
+		l.file.Imports = append(l.file.Imports, ir.Import{Local: "*", Module: mod, Name: "*"})
 	}
 }
 

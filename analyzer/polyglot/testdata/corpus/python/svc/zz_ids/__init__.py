@@ -1,0 +1,2 @@
+"""A package whose names come from its module whole (from .x import *)."""
+from .made import *

@@ -1,0 +1,2 @@
+export * from "./random";
+export { encodedId as orderKey } from "./random";
