@@ -2,6 +2,7 @@ package flow
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"sort"
 	"strings"
@@ -40,6 +41,7 @@ func (c *ctx) call(x *ir.Call) *value {
 	for i, kv := range x.Kwargs {
 		kwargs[i] = c.eval(kv.Value)
 	}
+	c.inlineCallbacks(x)
 	switch {
 	case callee.fn != nil:
 		return c.callProject(x, callee, recv, args, kwargs)
@@ -56,6 +58,38 @@ func (c *ctx) call(x *ir.Call) *value {
 	// a callback): its result is made of it and its arguments.
 	vs := append([]*value{callee}, args...)
 	return union(append(vs, kwargs...)...)
+}
+
+// inlineCallbacks reads the callbacks handed to a call (a circuit
+// breaker's execute(() => stripe.….create(…)), retry(async () => …),
+// db.transaction(async (tx) => …)) as part of this function: what they do
+// with this function's parameters is what this function does, so a key a
+// caller passes reaches their sinks. Only for the parameters: the callback's
+// own summary reports what it draws. A registered handler is its own entry.
+func (c *ctx) inlineCallbacks(x *ir.Call) {
+	if c.fn == c.fi.f.Module {
+		return
+	}
+	for _, a := range x.Args {
+		lam, ok := a.(*ir.Lambda)
+		if !ok || c.e.entry[lam.F] != "" {
+			continue
+		}
+		closure := maps.Clone(c.outer)
+		if closure == nil {
+			closure = map[string]*value{}
+		}
+		maps.Copy(closure, c.env)
+		cc := c.e.newCtx(c.fi, lam.F, closure)
+		cc.quiet, cc.loops = true, c.loops
+		for _, p := range lam.F.Params {
+			cc.env[p] = &value{rooted: true}
+		}
+		cc.block(lam.F.Body)
+		for _, ps := range cc.sinks {
+			c.addSink(ps)
+		}
+	}
 }
 
 func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value) *value {
