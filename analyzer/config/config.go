@@ -114,6 +114,10 @@ type Pattern struct {
 	// instead of returning it (crypto/rand.Read), that argument's index
 	// plus one.
 	Fills int `yaml:"fills" json:"fills,omitempty"`
+	// Key is, for an operation whose idempotency key is an argument by
+	// position (YooKassa's Payment.create(params, key)), that argument's
+	// index plus one.
+	Key int `yaml:"key" json:"key,omitempty"`
 
 	function, field, receiver *regexp.Regexp
 }

@@ -128,6 +128,22 @@ var pythonTables = Tables{
 		{Package: "stripe", Function: "(v1\\.)?(PaymentIntent|payment_intents)\\.confirm(_async)?", Kind: "confirm"},
 		{Package: "stripe", Function: "(v1\\.)?(Invoice|invoices)\\.pay(_async)?", Kind: "pay"},
 		{Package: "stripe", Function: "(v1\\.)?(Transfer|ApplicationFee)\\.create_(reversal|refund)(_async)?", Kind: "refund"},
+		// YooKassa: the key is an argument by position (the SDK draws a
+		// uuid4 per call when it is left out): Payment.create(params, key),
+		// Payment.capture(id, params, key), Payment.cancel(id, key).
+		{Package: "yookassa", Function: "(Payment|Payout)\\.create", Kind: "create", Key: 2},
+		{Package: "yookassa", Function: "Refund\\.create", Kind: "refund", Key: 2},
+		{Package: "yookassa", Function: "Payment\\.capture", Kind: "capture", Key: 3},
+		// Square (squareup; square or square.client): the key is the body's
+		// idempotency_key.
+		{Package: "square", Function: ".*payments\\.(create|create_payment)", Kind: "charge"},
+		{Package: "square", Function: ".*payments\\.(complete|complete_payment)", Kind: "capture"},
+		{Package: "square", Function: ".*refunds\\.refund_payment", Kind: "refund"},
+		{Package: "square", Function: ".*payouts\\.create.*|.*gift_card_activities\\.create.*", Kind: "create"},
+		{Package: "square.client", Function: ".*payments\\.(create|create_payment)", Kind: "charge"},
+		{Package: "square.client", Function: ".*payments\\.(complete|complete_payment)", Kind: "capture"},
+		{Package: "square.client", Function: ".*refunds\\.refund_payment", Kind: "refund"},
+		{Package: "square.client", Function: ".*payouts\\.create.*|.*gift_card_activities\\.create.*", Kind: "create"},
 		{Package: "logging", Function: ".*", Kind: "observe"},
 		{Package: "structlog", Function: ".*", Kind: "observe"},
 		{Package: "loguru", Function: ".*", Kind: "observe"},
@@ -232,6 +248,16 @@ var typescriptTables = Tables{
 		{Package: "stripe", Function: "(v1\\.)?paymentIntents\\.confirm", Kind: "confirm"},
 		{Package: "stripe", Function: "(v1\\.)?invoices\\.pay", Kind: "pay"},
 		{Package: "stripe", Function: "(v1\\.)?(transfers\\.createReversal|applicationFees\\.createRefund)", Kind: "refund"},
+		// Square: the key is the request's idempotencyKey; the new SDK's
+		// client.payments.create and the legacy paymentsApi.createPayment.
+		{Package: "square", Function: "(.*\\.)?(payments\\.create|paymentsApi\\.createPayment)", Kind: "charge"},
+		{Package: "square", Function: "(.*\\.)?(payments\\.complete|paymentsApi\\.completePayment)", Kind: "capture"},
+		{Package: "square", Function: "(.*\\.)?(refunds|refundsApi)\\.refundPayment", Kind: "refund"},
+		// YooKassa (@a2seven/yoo-checkout): the key is an argument by
+		// position, createPayment(payload, idempotenceKey).
+		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createPayment", Kind: "create", Key: 2},
+		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createRefund", Kind: "refund", Key: 2},
+		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?capturePayment", Kind: "capture", Key: 3},
 		{Package: "globalThis", Function: "console\\..*", Kind: "observe"},
 		{Package: "pino", Function: ".*", Kind: "observe"},
 		{Package: "winston", Function: ".*", Kind: "observe"},

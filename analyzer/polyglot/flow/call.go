@@ -429,6 +429,14 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		// its arguments in memory; nothing leaves.
 		c.inert = actingSDK(t, mod) && !known
 		c.scanSinks(x, name, args, kwargs)
+		if known && p.Key > 0 && p.Key <= len(x.Args) {
+			// Payment.create(params, idempotency_key): the SDK's key is
+			// an argument by position.
+			i := p.Key - 1
+			c.inert = actingSDK(t, mod) && !keymodel.Acts(p.Kind)
+			c.sink(args[i], argPos(x, x.Args[i]), fmt.Sprintf("argument %d of %s", p.Key, name), nil)
+			c.inert = false
+		}
 		c.inert = false
 	}
 	if _, ok := match(t.Records); ok && mod != "globalThis" && mod != "builtins" && hasRequest(x, all) {

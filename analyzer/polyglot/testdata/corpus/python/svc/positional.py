@@ -1,0 +1,35 @@
+"""An SDK whose idempotency key is an argument by position (YooKassa's
+Payment.create(params, idempotency_key)); Square's card on file moves no
+money, its payment does."""
+import uuid
+
+from square import Square
+from yookassa import Payment
+
+square = Square(token="t")
+
+
+# case: sink/positional-key finding
+def renew(subscription):
+    key = str(uuid.uuid4())
+    Payment.create({"amount": {"value": subscription["price"], "currency": "RUB"}, "capture": True,
+                    "payment_method_id": subscription["method"]}, key)  # want IDEM001
+
+
+# case: sink/positional-key silent
+def renew_for_period(subscription, period):
+    key = f"renew:{subscription['id']}:{period}"
+    Payment.create({"amount": {"value": subscription["price"], "currency": "RUB"}, "capture": True,
+                    "payment_method_id": subscription["method"]}, key)
+
+
+# case: sink/inert-operation finding
+def charge_card(order):
+    square.payments.create(source_id=order["card"], amount_money={"amount": order["cents"], "currency": "USD"},
+                           idempotency_key=str(uuid.uuid4()))  # want IDEM001
+
+
+# case: sink/inert-operation silent
+def save_card(customer):
+    square.cards.create(source_id=customer["nonce"], card={"customer_id": customer["id"]},
+                        idempotency_key=str(uuid.uuid4()))
