@@ -375,15 +375,17 @@ func goOnly(ps []config.Pattern) []config.Pattern {
 // (app/payin/test_integration/processors/cart_payment_test_base.py imports
 // pytest). Such a file is skipped unless --tests, as a test file is.
 var testFrameworks = map[string][]string{
-	"python":     {"pytest", "_pytest", "unittest", "hypothesis", "pytest_asyncio", "pytest_mock"},
-	"typescript": {"jest", "@jest/globals", "vitest", "mocha", "chai", "sinon", "node:test", "@playwright/test", "supertest", "ava", "tap", "cypress"},
+	// Load generators too (locust, k6, autocannon): a load test draws a
+	// key per request on purpose, and is no handler.
+	"python":     {"pytest", "_pytest", "unittest", "hypothesis", "pytest_asyncio", "pytest_mock", "locust"},
+	"typescript": {"jest", "@jest/globals", "vitest", "mocha", "chai", "sinon", "node:test", "@playwright/test", "supertest", "ava", "tap", "cypress", "k6", "autocannon"},
 }
 
 // IsTestFramework reports whether importing module (as written, "pytest",
 // "unittest.mock", "@testing-library/react") marks a file of lang as test
 // support.
 func IsTestFramework(lang, module string) bool {
-	if lang == "typescript" && strings.HasPrefix(module, "@testing-library/") {
+	if lang == "typescript" && (strings.HasPrefix(module, "@testing-library/") || strings.HasPrefix(module, "k6/")) {
 		return true
 	}
 	for _, m := range testFrameworks[lang] {
