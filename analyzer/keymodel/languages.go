@@ -131,6 +131,12 @@ var pythonTables = Tables{
 		// YooKassa: the key is an argument by position (the SDK draws a
 		// uuid4 per call when it is left out): Payment.create(params, key),
 		// Payment.capture(id, params, key), Payment.cancel(id, key).
+		// A payment the customer confirms on YooKassa's page (a
+		// confirmation object, no saved payment method) moves no money
+		// when created, like a checkout session; one on a saved method
+		// charges at once, confirmation or not.
+		{Package: "yookassa", Function: "Payment\\.create", Field: "payment_method_id", Kind: "create", Key: 2},
+		{Package: "yookassa", Function: "Payment\\.create", Field: "confirmation", Kind: "harmless", Key: 2},
 		{Package: "yookassa", Function: "(Payment|Payout)\\.create", Kind: "create", Key: 2},
 		{Package: "yookassa", Function: "Refund\\.create", Kind: "refund", Key: 2},
 		{Package: "yookassa", Function: "Payment\\.capture", Kind: "capture", Key: 3},
@@ -255,6 +261,8 @@ var typescriptTables = Tables{
 		{Package: "square", Function: "(.*\\.)?(refunds|refundsApi)\\.refundPayment", Kind: "refund"},
 		// YooKassa (@a2seven/yoo-checkout): the key is an argument by
 		// position, createPayment(payload, idempotenceKey).
+		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createPayment", Field: "payment_method_id", Kind: "create", Key: 2},
+		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createPayment", Field: "confirmation", Kind: "harmless", Key: 2},
 		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createPayment", Kind: "create", Key: 2},
 		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createRefund", Kind: "refund", Key: 2},
 		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?capturePayment", Kind: "capture", Key: 3},

@@ -60,6 +60,34 @@ func (c *ctx) call(x *ir.Call) *value {
 	return union(append(vs, kwargs...)...)
 }
 
+// operation is the first of the tables' operations the call matches. An
+// entry with a field applies only when the call's first argument carries
+// that field: a YooKassa payment that asks for the customer's confirmation
+// moves no money when it is created.
+func (c *ctx) operation(ops []config.Pattern, mod, recvKind, name string, args []*value) (config.Pattern, bool) {
+	for _, p := range ops {
+		if !p.MatchMethod(mod, recvKind, name) {
+			continue
+		}
+		if fp := p.FieldPattern(); fp != nil {
+			if len(args) == 0 || !hasField(args[0], fp) {
+				continue
+			}
+		}
+		return p, true
+	}
+	return config.Pattern{}, false
+}
+
+func hasField(v *value, fp *regexp.Regexp) bool {
+	for k := range v.fields {
+		if fp.MatchString(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // inlineCallbacks reads the callbacks handed to a call (a circuit
 // breaker's execute(() => stripe.….create(…)), retry(async () => …),
 // db.transaction(async (tx) => …)) as part of this function: what they do
@@ -392,7 +420,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if recv != nil && recv.stable && recvKind != "" {
 		return &value{stable: true} // a query builder's chain
 	}
-	p, known := match(t.Operations) // an operation the tables name
+	p, known := c.operation(t.Operations, mod, recvKind, name, args) // an operation the tables name
 	if known {
 		if keymodel.Acts(p.Kind) {
 			c.sdkWrite(x, p.Kind, args, kwargs) // and on: its key is a sink too

@@ -33,3 +33,19 @@ def charge_card(order):
 def save_card(customer):
     square.cards.create(source_id=customer["nonce"], card={"customer_id": customer["id"]},
                         idempotency_key=str(uuid.uuid4()))
+
+
+# case: sink/customer-confirmed silent
+def bind_card(user_id, return_url):
+    # The customer confirms on YooKassa's page: a retried request leaves a
+    # spare pending payment, no second charge.
+    key = str(uuid.uuid4())
+    Payment.create({"amount": {"value": "1.00", "currency": "RUB"}, "capture": False, "save_payment_method": True,
+                    "confirmation": {"type": "redirect", "return_url": return_url}}, key)
+
+
+# case: sink/customer-confirmed finding
+def charge_saved_card(user_id, method_id):
+    key = str(uuid.uuid4())
+    Payment.create({"amount": {"value": "990.00", "currency": "RUB"}, "capture": True, "payment_method_id": method_id,
+                    "confirmation": {"type": "redirect", "return_url": "https://shop.example/paid"}}, key)  # want IDEM001

@@ -28,3 +28,13 @@ export async function chargeCard(order: { card: string; cents: bigint }) {
 export async function saveCard(customer: { nonce: string; id: string }) {
   await square.cards.create({ sourceId: customer.nonce, idempotencyKey: randomUUID(), card: { customerId: customer.id } });
 }
+
+// case: sink/customer-confirmed silent
+export async function bindCard(returnUrl: string) {
+  await checkout.createPayment({ amount: { value: "1.00", currency: "RUB" }, capture: false, confirmation: { type: "redirect", return_url: returnUrl } }, randomUUID());
+}
+
+// case: sink/customer-confirmed finding
+export async function chargeSavedCard(methodId: string) {
+  await checkout.createPayment({ amount: { value: "990.00", currency: "RUB" }, capture: true, payment_method_id: methodId, confirmation: { type: "redirect", return_url: "https://shop.example/paid" } }, randomUUID()); // want IDEM001
+}
