@@ -28,7 +28,7 @@ type Tables struct {
 	Barriers   []config.Pattern // calls whose results are stable: read back, replay-stable
 	Operations []config.Pattern // store (a database write), read, observe (logging, metrics)
 	Inserts    []config.Pattern // writes that create a new row, whose generated id is new per attempt
-	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers), "consumer", "script" (run by hand), or "receive" (a broker read that makes the function calling it a polling consumer)
+	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers; registered with a path), "procedure" (a route without a path: tRPC's .mutation), "consumer", "script" (run by hand), or "receive" (a broker read that makes the function calling it a polling consumer)
 	// Records are calls that write a record at a provider or in a
 	// database and return it (stripe.payouts.create, prisma.x.update):
 	// the record's fields (its id) are the provider's, not made of the
@@ -293,6 +293,9 @@ var typescriptTables = Tables{
 	},
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(get|post|put|patch|delete|all|route|use)", Kind: "route"},
+		// tRPC: procedure.input(…).mutation(resolver) answers an HTTP
+		// request ("procedure": a route registered without a path).
+		{Function: ".+\\.mutation", Kind: "procedure"},
 		{Function: "(.*\\.)?(consume|subscribe|process|run|Worker|eachMessage|on)", Kind: "consumer"},
 		// A QStash job: @upstash/qstash's wrappers verify the signature
 		// and QStash retries the handler until it answers 2xx.

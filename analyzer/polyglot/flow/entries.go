@@ -66,12 +66,15 @@ func (e *engine) registrations(fi *fileInfo, fn *ir.Func, stmts []ir.Stmt) {
 		if !ok {
 			return
 		}
-		kind := e.entryKind(fi, ir.Dotted(c.Fun))
+		kind := e.entryKind(fi, calleeName(c))
 		if kind == "" {
 			return
 		}
 		if kind == "route" && !routeCall(c) {
 			return
+		}
+		if kind == "procedure" {
+			kind = "route" // answered like one, registered without a path
 		}
 		if kind == "receive" {
 			e.mark(fn, "consumer") // it polls: what it handles comes again on a redelivery
@@ -114,6 +117,20 @@ func wrapped(args []ir.Expr, depth int) []ir.Expr {
 		}
 	}
 	return out
+}
+
+// calleeName is the dotted name of what c calls; on a chain of calls
+// (procedure.input(schema).mutation(fn)) the method's name after "().".
+func calleeName(c *ir.Call) string {
+	if d := ir.Dotted(c.Fun); d != "" {
+		return d
+	}
+	if at, ok := c.Fun.(*ir.Attr); ok {
+		if _, chained := at.X.(*ir.Call); chained {
+			return "()." + at.Name
+		}
+	}
+	return ""
 }
 
 // routeCall reports a registration with a path: app.post("/charge", h).
