@@ -28,7 +28,7 @@ type Tables struct {
 	Barriers   []config.Pattern // calls whose results are stable: read back, replay-stable
 	Operations []config.Pattern // store (a database write), read, observe (logging, metrics)
 	Inserts    []config.Pattern // writes that create a new row, whose generated id is new per attempt
-	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers; registered with a path), "procedure" (a route without a path: tRPC's .mutation), "consumer", "script" (run by hand), or "receive" (a broker read that makes the function calling it a polling consumer)
+	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers; registered with a path), "procedure" (a route without a path: tRPC's .mutation), "consumer", "script" (run by hand), or "receive" (a broker read that makes the function calling it a polling consumer); an entry with a field instead of a function names a member of an object literal whose members are handlers (GraphQL's Mutation)
 	// Records are calls that write a record at a provider or in a
 	// database and return it (stripe.payouts.create, prisma.x.update):
 	// the record's fields (its id) are the provider's, not made of the
@@ -296,6 +296,9 @@ var typescriptTables = Tables{
 		// tRPC: procedure.input(…).mutation(resolver) answers an HTTP
 		// request ("procedure": a route registered without a path).
 		{Function: ".+\\.mutation", Kind: "procedure"},
+		// GraphQL resolver maps: { Mutation: { addCredit, … } } (a field
+		// entry: the members of that object literal are handlers).
+		{Field: "Mutation|Query", Kind: "route"},
 		{Function: "(.*\\.)?(consume|subscribe|process|run|Worker|eachMessage|on)", Kind: "consumer"},
 		// A QStash job: @upstash/qstash's wrappers verify the signature
 		// and QStash retries the handler until it answers 2xx.

@@ -29,7 +29,8 @@
 // const stripe = new StripeService()). A call reached only from an
 // HTTP route or a command line is not reported; in TypeScript a route
 // registered at the end of a chain of calls counts (new
-// Elysia().post("/refund", fn), a tRPC procedure.input(…).mutation(fn)).
+// Elysia().post("/refund", fn), a tRPC procedure.input(…).mutation(fn)),
+// and so does a GraphQL resolver map ({ Mutation: { addCredit } }).
 //
 // # Fix
 //

@@ -62,6 +62,10 @@ func (e *engine) mark(fn *ir.Func, kind string) {
 // registrations finds calls that register callbacks in stmts.
 func (e *engine) registrations(fi *fileInfo, fn *ir.Func, stmts []ir.Stmt) {
 	walkExprs(stmts, func(x ir.Expr) {
+		if d, ok := x.(*ir.Dict); ok {
+			e.resolverMap(fi, fn, d)
+			return
+		}
 		c, ok := x.(*ir.Call)
 		if !ok {
 			return
@@ -99,6 +103,30 @@ func (e *engine) registrations(fi *fileInfo, fn *ir.Func, stmts []ir.Stmt) {
 			}
 		}
 	})
+}
+
+// resolverMap marks the handlers of an object literal whose member the
+// tables name as a map of handlers (Entries with a field: GraphQL's
+// { Mutation: { addCredit, payTo } }, handed to a schema).
+func (e *engine) resolverMap(fi *fileInfo, fn *ir.Func, d *ir.Dict) {
+	for _, kv := range d.Entries {
+		kind := ""
+		for _, p := range fi.tables.Entries {
+			if fp := p.FieldPattern(); fp != nil && p.FunctionPattern() == nil && fp.MatchString(kv.Key) {
+				kind = p.Kind
+				break
+			}
+		}
+		inner, ok := kv.Value.(*ir.Dict)
+		if kind == "" || !ok {
+			continue
+		}
+		for _, h := range inner.Entries {
+			if target := e.callbackFunc(fi, fn, h.Value); target != nil {
+				e.mark(target, kind)
+			}
+		}
+	}
 }
 
 // wrapped is the arguments of calls among args, depth levels down: the
