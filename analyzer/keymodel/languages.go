@@ -1,6 +1,7 @@
 package keymodel
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -119,7 +120,7 @@ var pythonTables = Tables{
 		// Rows read back: psycopg, asyncpg, SQLAlchemy, the Django ORM.
 		{Function: "fetchone|fetchall|fetchmany|fetchrow|fetchval|fetch|scalar|scalars|scalar_one|scalar_one_or_none|one|one_or_none|first|objects\\..*|query\\..*\\.(first|one|get|scalar|all)|refresh_from_db|get_or_create|aget_or_create|update_or_create", Receiver: ".+"},
 	},
-	Operations: []config.Pattern{
+	Operations: slices.Concat([]config.Pattern{
 		// stripe-python: stripe.Refund.create(…), and StripeClient's
 		// client.refunds.create(…) / client.v1.refunds.create(…).
 		{Package: "stripe", Function: "(" + stripePythonResources + ")\\.create(_async)?", Kind: "create"},
@@ -140,38 +141,37 @@ var pythonTables = Tables{
 		{Package: "yookassa", Function: "(Payment|Payout)\\.create", Kind: "create", Key: 2},
 		{Package: "yookassa", Function: "Refund\\.create", Kind: "refund", Key: 2},
 		{Package: "yookassa", Function: "Payment\\.capture", Kind: "capture", Key: 3},
+	},
 		// Square (squareup; square or square.client): the key is the body's
 		// idempotency_key.
-		{Package: "square", Function: ".*payments\\.(create|create_payment)", Kind: "charge"},
-		{Package: "square", Function: ".*payments\\.(complete|complete_payment)", Kind: "capture"},
-		{Package: "square", Function: ".*refunds\\.refund_payment", Kind: "refund"},
-		{Package: "square", Function: ".*payouts\\.create.*|.*gift_card_activities\\.create.*", Kind: "create"},
-		{Package: "square.client", Function: ".*payments\\.(create|create_payment)", Kind: "charge"},
-		{Package: "square.client", Function: ".*payments\\.(complete|complete_payment)", Kind: "capture"},
-		{Package: "square.client", Function: ".*refunds\\.refund_payment", Kind: "refund"},
-		{Package: "square.client", Function: ".*payouts\\.create.*|.*gift_card_activities\\.create.*", Kind: "create"},
-		{Package: "logging", Function: ".*", Kind: "observe"},
-		{Package: "structlog", Function: ".*", Kind: "observe"},
-		{Package: "loguru", Function: ".*", Kind: "observe"},
-		{Package: "sentry_sdk", Function: ".*", Kind: "observe"},
-		{Package: "opentelemetry", Function: ".*", Kind: "observe"},
-		{Package: "prometheus_client", Function: ".*", Kind: "observe"},
-		{Package: "builtins", Function: "print|repr|isinstance|len", Kind: "observe"},
-		// A logger anywhere along the chain (self.ctx.log.info(…, key=k)):
-		// a log line's fields never leave as a key.
-		{Function: "(.*\\.)?(logger|log|LOGGER|LOG|logging)\\..*|(.*\\.)?(debug|info|warning|warn|exception|critical)", Receiver: ".+", Kind: "observe"},
-		{Function: "save|add|add_all|merge|bulk_create|insert_one|insert_many|update_one|set|setnx|hset|hsetnx|sadd|put_item", Receiver: ".+", Kind: "store"},
-		// Django managers and related managers (order.events.create(…)),
-		// on objects no SDK made: the key is a column of the row written.
-		{Function: "(.*\\.)?(create|acreate|bulk_create|abulk_create|update|aupdate|update_or_create|aupdate_or_create)", Receiver: NoModule, Kind: "store"},
-		// Response bodies: Django, DRF, Flask, FastAPI/Starlette.
-		{Package: "django.http", Function: ".*Response.*", Kind: "respond"},
-		{Package: "django.shortcuts", Function: "render|redirect", Kind: "respond"},
-		{Package: "rest_framework.response", Function: "Response", Kind: "respond"},
-		{Package: "flask", Function: "jsonify|make_response|Response|render_template", Kind: "respond"},
-		{Package: "fastapi.responses", Function: ".*", Kind: "respond"},
-		{Package: "starlette.responses", Function: ".*", Kind: "respond"},
-	},
+		inPackages([]string{"square", "square.client"},
+			config.Pattern{Function: ".*payments\\.(create|create_payment)", Kind: "charge"},
+			config.Pattern{Function: ".*payments\\.(complete|complete_payment)", Kind: "capture"},
+			config.Pattern{Function: ".*refunds\\.refund_payment", Kind: "refund"},
+			config.Pattern{Function: ".*payouts\\.create.*|.*gift_card_activities\\.create.*", Kind: "create"}),
+		[]config.Pattern{
+			{Package: "logging", Function: ".*", Kind: "observe"},
+			{Package: "structlog", Function: ".*", Kind: "observe"},
+			{Package: "loguru", Function: ".*", Kind: "observe"},
+			{Package: "sentry_sdk", Function: ".*", Kind: "observe"},
+			{Package: "opentelemetry", Function: ".*", Kind: "observe"},
+			{Package: "prometheus_client", Function: ".*", Kind: "observe"},
+			{Package: "builtins", Function: "print|repr|isinstance|len", Kind: "observe"},
+			// A logger anywhere along the chain (self.ctx.log.info(…, key=k)):
+			// a log line's fields never leave as a key.
+			{Function: "(.*\\.)?(logger|log|LOGGER|LOG|logging)\\..*|(.*\\.)?(debug|info|warning|warn|exception|critical)", Receiver: ".+", Kind: "observe"},
+			{Function: "save|add|add_all|merge|bulk_create|insert_one|insert_many|update_one|set|setnx|hset|hsetnx|sadd|put_item", Receiver: ".+", Kind: "store"},
+			// Django managers and related managers (order.events.create(…)),
+			// on objects no SDK made: the key is a column of the row written.
+			{Function: "(.*\\.)?(create|acreate|bulk_create|abulk_create|update|aupdate|update_or_create|aupdate_or_create)", Receiver: NoModule, Kind: "store"},
+			// Response bodies: Django, DRF, Flask, FastAPI/Starlette.
+			{Package: "django.http", Function: ".*Response.*", Kind: "respond"},
+			{Package: "django.shortcuts", Function: "render|redirect", Kind: "respond"},
+			{Package: "rest_framework.response", Function: "Response", Kind: "respond"},
+			{Package: "flask", Function: "jsonify|make_response|Response|render_template", Kind: "respond"},
+			{Package: "fastapi.responses", Function: ".*", Kind: "respond"},
+			{Package: "starlette.responses", Function: ".*", Kind: "respond"},
+		}),
 	Inserts: []config.Pattern{
 		{Function: "objects\\.create|objects\\.acreate", Receiver: ".+"},
 	},
@@ -193,13 +193,13 @@ var pythonTables = Tables{
 		// redelivery brings again.
 		{Function: ".+\\.(receive_message|receive_messages|basic_get|xreadgroup|brpop|blpop|brpoplpush|blmove|poll|pull)", Kind: "receive"},
 	},
-	Webhooks: []config.Pattern{
-		{Package: "stripe", Function: "(Webhook\\.)?construct_event|WebhookSignature\\.verify_header"},
-		{Package: "svix", Function: "(webhooks\\.)?(Webhook\\.)?verify"},
-		{Package: "svix.webhooks", Function: "(Webhook\\.)?verify"},
-		{Package: "standardwebhooks", Function: "(webhooks\\.)?(Webhook\\.)?verify"},
-		{Package: "standardwebhooks.webhooks", Function: "(Webhook\\.)?verify"},
-	},
+	Webhooks: slices.Concat(
+		[]config.Pattern{{Package: "stripe", Function: "(Webhook\\.)?construct_event|WebhookSignature\\.verify_header"}},
+		// Standard Webhooks and its Svix original: the verifier is also
+		// imported from the webhooks module itself.
+		inPackages([]string{"svix", "standardwebhooks"}, config.Pattern{Function: "(webhooks\\.)?(Webhook\\.)?verify"}),
+		inPackages([]string{"svix.webhooks", "standardwebhooks.webhooks"}, config.Pattern{Function: "(Webhook\\.)?verify"}),
+	),
 }
 
 var typescriptTables = Tables{
@@ -340,6 +340,19 @@ func mustCompileList(list []config.Pattern) {
 			panic(err)
 		}
 	}
+}
+
+// inPackages is ps once for each of pkgs: one SDK whose operations are
+// imported from its root and from a submodule.
+func inPackages(pkgs []string, ps ...config.Pattern) []config.Pattern {
+	var out []config.Pattern
+	for _, pkg := range pkgs {
+		for _, p := range ps {
+			p.Package = pkg
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Languages are the languages other than Go that have tables.
