@@ -234,21 +234,9 @@ func (l *lowerer) tsImport(n *sitter.Node) {
 			case "identifier":
 				l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(cc), Module: mod, Name: "default"})
 			case "namespace_import":
-				for _, id := range named(cc) {
-					l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(id), Module: mod})
-				}
+				l.tsNamespaceBinding(cc, mod)
 			case "named_imports":
-				for _, spec := range named(cc) {
-					if spec.Type() != "import_specifier" {
-						continue
-					}
-					name := l.text(spec.ChildByFieldName("name"))
-					local := name
-					if a := spec.ChildByFieldName("alias"); a != nil {
-						local = l.text(a)
-					}
-					l.file.Imports = append(l.file.Imports, ir.Import{Local: local, Module: mod, Name: name})
-				}
+				l.tsNamedBindings(cc, "import_specifier", mod)
 			}
 		}
 	}
@@ -264,26 +252,37 @@ func (l *lowerer) tsReexport(n *sitter.Node, mod string) {
 		switch c.Type() {
 		case "export_clause":
 			star = false
-			for _, spec := range named(c) {
-				if spec.Type() != "export_specifier" {
-					continue
-				}
-				name := l.text(spec.ChildByFieldName("name"))
-				local := name
-				if a := spec.ChildByFieldName("alias"); a != nil {
-					local = l.text(a)
-				}
-				l.file.Imports = append(l.file.Imports, ir.Import{Local: local, Module: mod, Name: name})
-			}
+			l.tsNamedBindings(c, "export_specifier", mod)
 		case "namespace_export":
 			star = false
-			for _, id := range named(c) {
-				l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(id), Module: mod})
-			}
+			l.tsNamespaceBinding(c, mod)
 		}
 	}
 	if star {
 		l.file.Imports = append(l.file.Imports, ir.Import{Local: "*", Module: mod, Name: "*"})
+	}
+}
+
+// tsNamedBindings binds each { name as alias } of an import or export
+// clause to mod's name.
+func (l *lowerer) tsNamedBindings(clause *sitter.Node, specType, mod string) {
+	for _, spec := range named(clause) {
+		if spec.Type() != specType {
+			continue
+		}
+		name := l.text(spec.ChildByFieldName("name"))
+		local := name
+		if a := spec.ChildByFieldName("alias"); a != nil {
+			local = l.text(a)
+		}
+		l.file.Imports = append(l.file.Imports, ir.Import{Local: local, Module: mod, Name: name})
+	}
+}
+
+// tsNamespaceBinding binds * as ns (imported or exported) to the module.
+func (l *lowerer) tsNamespaceBinding(n *sitter.Node, mod string) {
+	for _, id := range named(n) {
+		l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(id), Module: mod})
 	}
 }
 
