@@ -19,6 +19,7 @@ import (
 	"github.com/idemcheck/idemcheck/restarttest"
 	"github.com/idemcheck/idemcheck/restarttest/htmlreport"
 	"github.com/idemcheck/idemcheck/restarttest/pgembed"
+	"github.com/idemcheck/idemcheck/restarttest/textreport"
 )
 
 // RestartTestOptions are the parsed flags of `idemcheck restart-test`.
@@ -255,7 +256,7 @@ func writeRestartReport(opts *RestartTestOptions, rep *restarttest.Report) error
 		enc.SetEscapeHTML(false)
 		return enc.Encode(rep)
 	}
-	return restarttest.WriteText(opts.IO.Out, rep, restartTextStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())))
+	return textreport.Write(opts.IO.Out, rep, restartTextStyle(ui.New(opts.IO.Out, opts.IO.ColorEnabled())))
 }
 
 // restartTestConfig validates the flags and reads the files.
@@ -398,24 +399,24 @@ func (p *progress) clear() {
 }
 
 // restartTextStyle decorates restart-test's text report with the ui styles.
-func restartTextStyle(st *ui.Styles) restarttest.Style {
-	return func(p restarttest.Part, text string) string {
+func restartTextStyle(st *ui.Styles) textreport.Style {
+	return func(p textreport.Part, text string) string {
 		switch p {
-		case restarttest.PartTitle:
+		case textreport.PartTitle:
 			return st.Title.Render(text)
-		case restarttest.PartCode:
+		case textreport.PartCode:
 			return st.Code.Render(text)
-		case restarttest.PartMuted:
+		case textreport.PartMuted:
 			return st.Muted.Render(text)
-		case restarttest.PartWarn:
+		case textreport.PartWarn:
 			return st.Warn.Render(text)
-		case restarttest.PartPass:
+		case textreport.PartPass:
 			return st.Pass.Render(text)
-		case restarttest.PartFail:
+		case textreport.PartFail:
 			return st.Fail.Render(text)
-		case restarttest.PartStrong:
+		case textreport.PartStrong:
 			return st.Bold.Render(text)
-		case restarttest.PartPassSummary:
+		case textreport.PartPassSummary:
 			return st.Pass.Bold(true).Render(text)
 		}
 		return text

@@ -357,30 +357,3 @@ func parseRetryAfter(v string) time.Duration {
 func (a answer) completed() bool {
 	return a.err == nil && a.status != http.StatusConflict && a.status != http.StatusTooManyRequests && a.status < 500
 }
-
-// probes lists the contract's probes of a --client-key round.
-func (t *textWriter) probes(r Round) {
-	st := t.st
-	if len(r.Attempts) > 0 && r.Attempts[0].IdempotencyKey != "" && len(r.Probes) > 0 {
-		t.line("  %s", st.Muted.Render("client key "+r.Attempts[0].IdempotencyKey+" on every attempt"))
-	}
-	for _, p := range r.Probes {
-		what := ""
-		switch p.Name {
-		case ProbeMismatch:
-			what = p.Changed + " "
-		case ProbeOtherClient:
-			what = "client 2 "
-		case ProbeInFlight:
-			what = "a fresh key sent again while its first request is held at the provider "
-		}
-		got := answerText(p.Status, p.Response)
-		if p.Status == 0 {
-			got = p.Error
-		}
-		if n := p.executed(); n > 0 {
-			got += ", " + plural(n, "effect") + " executed"
-		}
-		t.line("  %s %s→ %s", st.Muted.Render(fmt.Sprintf("probe %-13s", p.Name)), what, got)
-	}
-}

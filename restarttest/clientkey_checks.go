@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/internal/english"
 )
 
 // judge adds the contract's checks to the round, each only where it
@@ -191,7 +193,7 @@ func checkMismatchRejected(p Probe, stored Attempt) Check {
 	case p.Status == 0:
 		c.Detail = fmt.Sprintf("%s got no answer (%s): want 422", what, p.Error)
 	case p.executed() > 0:
-		c.Detail = fmt.Sprintf("%s was executed (%s reached the provider): want 422", what, plural(p.executed(), "effect"))
+		c.Detail = fmt.Sprintf("%s was executed (%s reached the provider): want 422", what, english.Plural(p.executed(), "effect"))
 	case p.Status/100 == 2 && sameAnswer(p.Status, p.Response, stored):
 		c.Detail = fmt.Sprintf("%s got the stored response (%d): the request is not fingerprinted; want 422", what, p.Status)
 	case p.Status/100 == 2:
@@ -213,11 +215,11 @@ func checkKeyRequired(p Probe) Check {
 	case p.Status == 0:
 		c.Detail = fmt.Sprintf("a request without the key got no answer (%s): want 400", p.Error)
 	case p.executed() > 0:
-		c.Detail = fmt.Sprintf("a request without the key was executed (%s reached the provider): want 400", plural(p.executed(), "effect"))
+		c.Detail = fmt.Sprintf("a request without the key was executed (%s reached the provider): want 400", english.Plural(p.executed(), "effect"))
 	case p.Status != http.StatusBadRequest && p.Status != http.StatusPreconditionRequired:
 		c.Detail = fmt.Sprintf("a request without the key was answered %s: want 400", answerText(p.Status, p.Response))
 	case p.Writes > 0:
-		c.Detail = fmt.Sprintf("a request without the key was refused with %d but committed %s", p.Status, plural(p.Writes, "write"))
+		c.Detail = fmt.Sprintf("a request without the key was refused with %d but committed %s", p.Status, english.Plural(p.Writes, "write"))
 	default:
 		return c
 	}
@@ -263,7 +265,7 @@ func checkInFlight(h *inFlightHold) Check {
 	}
 	var parts []string
 	if len(h.during) > 0 {
-		parts = append(parts, fmt.Sprintf("the same key reached the provider %s while the first request was still running: no in-flight guard", plural(len(h.during), "more time")))
+		parts = append(parts, fmt.Sprintf("the same key reached the provider %s while the first request was still running: no in-flight guard", english.Plural(len(h.during), "more time")))
 	}
 	for d := 2; d <= h.others+1; d++ {
 		if status, ok := h.answers[d]; ok && status != http.StatusConflict {

@@ -17,5 +17,6 @@
 // PROVIDER_URL, MODEL_URL and IDEMPOTENCY_HMAC_KEY in its environment.
 //
 // Use Run to execute a run, pgembed.Start for a throwaway PostgreSQL, and
-// WriteText or the JSON encoding of Report to present the result.
+// textreport.Write, htmlreport or the JSON encoding of Report to present
+// the result.
 package restarttest

@@ -64,7 +64,7 @@ func failedOnItsOwn(r Round) error {
 	}
 	return &EnvError{
 		Err:  fmt.Errorf("%s: no delivery acknowledged after %d attempt(s) (last: %s); fix the handler so that one delivery without a kill succeeds", what, last.Index, describeOutcome(*last)),
-		Tail: outputTail(*last),
+		Tail: lastTail(*last),
 	}
 }
 
@@ -84,14 +84,10 @@ func (h *harness) nothingObserved(rounds []Round) error {
 	return &EnvError{Err: errors.New("no round made an effect request and no --effect-sql was given: nothing to judge; " + nothingToJudgeAdvice)}
 }
 
-// outputTail is the end of what an attempt wrote: stderr, else stdout. Not
-// the harness's own error (a server that never listened): the one-line
-// message already says it, and it is not the handler's output.
-func outputTail(a Attempt) []string {
-	for _, out := range []string{a.Stderr, a.Stdout} {
-		if lines := tailLines(out, stderrTailLines); len(lines) > 0 {
-			return lines
-		}
-	}
-	return nil
+// lastTail is the end of what the last attempt wrote. Not the harness's own
+// error (a server that never listened): the one-line message already says
+// it, and it is not the handler's output.
+func lastTail(a Attempt) []string {
+	_, lines := a.OutputTail()
+	return lines
 }

@@ -2,6 +2,7 @@ package restarttest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -308,16 +309,19 @@ func failedChecks(rep *Report) map[string]bool {
 func dumpOnFailure(t *testing.T, rep *Report) {
 	t.Helper()
 	if t.Failed() {
-		var b = new(stringsBuilder)
-		_ = WriteText(b, rep, nil)
-		t.Log("\n" + b.String())
+		t.Log("\n" + reportJSON(rep))
 	}
 }
 
-type stringsBuilder struct{ b []byte }
-
-func (s *stringsBuilder) Write(p []byte) (int, error) { s.b = append(s.b, p...); return len(p), nil }
-func (s *stringsBuilder) String() string              { return string(s.b) }
+// reportJSON is the report as --format json writes it, for a failed test's
+// log (the text report is textreport's, which this package cannot import).
+func reportJSON(rep *Report) string {
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
 
 // runNoVerdict runs cfg expecting a run without a verdict: an *EnvError,
 // with the report of the rounds run so far.

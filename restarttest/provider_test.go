@@ -251,23 +251,3 @@ func TestRandomPlanIsReproducible(t *testing.T) {
 	}
 	_ = context.Background
 }
-
-func TestWriteTextStyledOnlyWhenAsked(t *testing.T) {
-	rep := &Report{Handler: "h", Schema: "s", Rounds: []Round{{Index: 1, KillPoint: "none", Passed: true,
-		Checks: []Check{{Name: CheckKeyPresent, Applicable: true, Passed: true}}}}}
-	finishReport(rep)
-	var plain, styled strings.Builder
-	if err := WriteText(&plain, rep, nil); err != nil {
-		t.Fatal(err)
-	}
-	bracket := func(p Part, text string) string { return "[" + text + "]" }
-	if err := WriteText(&styled, rep, bracket); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(plain.String(), "[") || !strings.Contains(styled.String(), "[PASS]") {
-		t.Errorf("plain has escapes or styled has none:\n%q\n%q", plain.String(), styled.String())
-	}
-	if !strings.HasSuffix(plain.String(), "PASS 1/1 rounds: the effect happened exactly once at every kill point\n") {
-		t.Errorf("summary line missing:\n%s", plain.String())
-	}
-}

@@ -118,7 +118,7 @@ func newRoundView(r restarttest.Round) roundView {
 // roundNotes are what the round did that has no moment on the timeline.
 func roundNotes(r restarttest.Round) []string {
 	var out []string
-	out = append(out, r.SendNotes()...)
+	out = append(out, r.SendNotes(nil)...)
 	for _, e := range r.Effects {
 		out = append(out, fmt.Sprintf("%s: %s, %d executed, keys: %d", e.Endpoint, count(e.Requests, "request"), e.Executed, len(e.Keys)))
 	}
