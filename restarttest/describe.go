@@ -33,7 +33,7 @@ func (a Attempt) Describe() string { return describeOutcome(a) }
 
 // OutputTail is the end of what the attempt wrote, for a report: its
 // stderr, else its stdout ("stderr" or "stdout" in what), at most a few
-// lines, each printable and cut at 200 bytes.
+// lines, each printable and at most its last 200 bytes.
 func (a Attempt) OutputTail() (what string, lines []string) {
 	if lines := tailLines(a.Stderr, stderrTailLines); len(lines) > 0 {
 		return "stderr", lines
@@ -139,7 +139,9 @@ func tailLines(s string, n int) []string {
 	}
 	for i, l := range lines {
 		if len(l) > 200 {
-			l = l[:200] + "…"
+			// The end of a long line is kept: a message written after
+			// unterminated output ends it ("…garbage panic: boom").
+			l = "…" + l[len(l)-200:]
 		}
 		lines[i] = procgroup.Printable(l)
 	}

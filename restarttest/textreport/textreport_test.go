@@ -65,11 +65,12 @@ func TestMarksNotApplicable(t *testing.T) {
 	}
 }
 
-// A failed attempt's output is shown as a bounded, printable tail.
+// A failed attempt's output is shown as a bounded, printable tail that
+// keeps the end of a long line, where the message is.
 func TestFailedAttemptTailIsPrintable(t *testing.T) {
 	rep := &restarttest.Report{Verdict: restarttest.VerdictFail, Rounds: []restarttest.Round{{Index: 1, KillPoint: "none",
 		Attempts: []restarttest.Attempt{{Delivery: 1, Index: 1, Outcome: restarttest.OutcomeFailed,
-			Stderr: "\x1b[31mgarbage\x00\x07\n" + strings.Repeat("x", 500) + "\npanic: boom\n"}},
+			Stderr: "\x1b[31mgarbage\x00\x07\n" + strings.Repeat("x", 500) + " panic: boom\n"}},
 		Checks: []restarttest.Check{{Name: restarttest.CheckAcked, Applicable: true}}}}}
 	out := write(t, rep, nil)
 	if !strings.Contains(out, "panic: boom") || strings.Contains(out, strings.Repeat("x", 201)) {
