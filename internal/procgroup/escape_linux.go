@@ -35,8 +35,9 @@ import (
 // caller (one run of one tool) wants.
 
 // watchEvery is how often running groups' ancestry is recorded. It bounds
-// the window in which a double fork could hide which group it came from.
-const watchEvery = 50 * time.Millisecond
+// the window in which a double fork could hide which group it came from
+// when the command exits on its own (Kill records the ancestry first).
+var watchEvery = 50 * time.Millisecond
 
 var (
 	subreaperOnce sync.Once
@@ -101,14 +102,20 @@ func watch(t *time.Ticker) {
 		}
 		registry.Unlock()
 		for g, known := range groups {
-			found := findMembers(g.pgid, known, false)
-			registry.Lock()
-			if rec := registry.members[g]; rec != nil {
-				for pid, p := range found {
-					rec[pid] = p.start
-				}
-			}
-			registry.Unlock()
+			record(g, findMembers(g.pgid, known, false))
+		}
+	}
+}
+
+// recordMembers records g's members as they are now.
+func recordMembers(g *Group) { record(g, findMembers(g.pgid, knownOf(g), false)) }
+
+func record(g *Group, found map[int]proc) {
+	registry.Lock()
+	defer registry.Unlock()
+	if rec := registry.members[g]; rec != nil {
+		for pid, p := range found {
+			rec[pid] = p.start
 		}
 	}
 }
@@ -274,8 +281,8 @@ func membersOf(pgid int, known map[int]uint64, procs map[int]proc, withStrays bo
 
 // killEscapees kills, until a scan finds none alive, every member of g
 // outside its process group (the group itself was just sent SIGKILL), and
-// reaps those re-parented to us. It returns how many it killed.
-func killEscapees(g *Group) int {
+// reaps those re-parented to us. It returns the pids it killed.
+func killEscapees(g *Group) map[int]bool {
 	known := knownOf(g)
 	killed := map[int]bool{}
 	for _, wait := range settleWaits() {
@@ -301,7 +308,7 @@ func killEscapees(g *Group) int {
 		}
 		time.Sleep(wait) // let SIGKILL land before looking again
 	}
-	return len(killed)
+	return killed
 }
 
 // settleWaits are the pauses between looking for members still alive

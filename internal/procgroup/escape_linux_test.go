@@ -1,6 +1,9 @@
 package procgroup
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // The same, on a kernel without /proc/PID/task/TID/children: found by a
 // scan of every process. Not parallel: it switches the mechanism.
@@ -15,5 +18,39 @@ func TestEscapeesAreFoundByAFullScan(t *testing.T) {
 		if alive(pid) {
 			t.Errorf("pid %d survived", pid)
 		}
+	}
+}
+
+// Kill finds a process that left the group (setpgid, same session) even
+// when no watcher scan has seen it yet: it reads the tree before the group
+// dies and the escapee is re-parented to us (2 of 20 cold runs under load
+// lost this race with the 50 ms watcher alone). Not parallel: it holds the
+// watcher off.
+func TestKillFindsAnEscapeeNoScanHasSeen(t *testing.T) {
+	requireEscapeTracking(t)
+	defer func(d time.Duration) { watchEvery = d }(watchEvery)
+	watchEvery = time.Hour
+	g, out := shell(t, `sh -c 'perl -e "setpgrp(0, 0); exec q(sleep), 311" & echo $! >>$OUT; sleep 300'
+sleep 300`)
+	pids := pidsIn(t, out, 1)
+	// The escapee has left the group once perl has exec'd sleep.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		p, ok := readProc(pids[0])
+		if ok && p.pgid == pids[0] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the escapee never left the group")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	g.Kill()
+	_ = g.Wait()
+	if alive(pids[0]) {
+		t.Errorf("pid %d survived", pids[0])
+	}
+	if g.Escaped() != 1 {
+		t.Errorf("Escaped() = %d, want 1", g.Escaped())
 	}
 }

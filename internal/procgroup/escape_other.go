@@ -7,10 +7,11 @@ import "syscall"
 // Outside Linux there is no /proc to follow parent links in: the process
 // group kill is the only cleanup, and a child that called setsid survives.
 
-func becomeSubreaper()        {}
-func track(*Group)            {}
-func untrack(*Group)          {}
-func killEscapees(*Group) int { return 0 }
+func becomeSubreaper()                 {}
+func track(*Group)                     {}
+func untrack(*Group)                   {}
+func recordMembers(*Group)             {}
+func killEscapees(*Group) map[int]bool { return nil }
 
 // SetParentDeathSignal is a no-op outside Linux.
 func SetParentDeathSignal(*syscall.SysProcAttr) {}

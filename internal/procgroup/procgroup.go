@@ -19,11 +19,11 @@ package procgroup
 import (
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -57,7 +57,10 @@ type Group struct {
 
 	killOnce sync.Once
 	killed   chan struct{} // closed when Kill was called
-	escaped  atomic.Int64
+	// escapees are the pids of processes that had left the group, killed
+	// by Kill or after the command's exit (both may meet one still dying).
+	escapees   map[int]bool
+	escapeesMu sync.Mutex
 
 	outputHeld bool // set before done is closed
 }
@@ -185,8 +188,19 @@ func (g *Group) Kill() {
 }
 
 func (g *Group) killAll() {
+	// The tree is read while it is whole: once the group is killed, an
+	// escapee whose parent was in it is re-parented to us, and one that
+	// only left the group (setpgid, same session) looks like any child of
+	// ours, unless a scan had recorded it before.
+	recordMembers(g)
 	killGroup(g.pgid)
-	g.escaped.Add(int64(killEscapees(g)))
+	killed := killEscapees(g)
+	g.escapeesMu.Lock()
+	defer g.escapeesMu.Unlock()
+	if g.escapees == nil {
+		g.escapees = map[int]bool{}
+	}
+	maps.Copy(g.escapees, killed)
 }
 
 // Wait waits until the command has exited, its group is killed and its
@@ -225,7 +239,11 @@ func (g *Group) OutputHeld() bool {
 }
 
 // Escaped is how many processes that had left the group were killed.
-func (g *Group) Escaped() int { return int(g.escaped.Load()) }
+func (g *Group) Escaped() int {
+	g.escapeesMu.Lock()
+	defer g.escapeesMu.Unlock()
+	return len(g.escapees)
+}
 
 // ExitCode is the command's exit status, or -1 when a signal ended it or it
 // has not exited yet.
