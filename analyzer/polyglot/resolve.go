@@ -3,6 +3,7 @@ package polyglot
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 
 	"path/filepath"
 	"strings"
@@ -21,7 +22,8 @@ type resolver struct {
 	byPath   map[string]*ir.File
 	pyModule map[string]*ir.File
 	mu       sync.Mutex
-	tsconfig map[string]*tsPaths // by directory
+	tsconfig map[string]*tsPaths        // by directory
+	pyDeps   map[string]map[string]bool // declared distributions, by directory
 }
 
 type tsPaths struct {
@@ -30,7 +32,7 @@ type tsPaths struct {
 }
 
 func newResolver(files []*ir.File) *resolver {
-	r := &resolver{byPath: map[string]*ir.File{}, pyModule: map[string]*ir.File{}, tsconfig: map[string]*tsPaths{}}
+	r := &resolver{byPath: map[string]*ir.File{}, pyModule: map[string]*ir.File{}, tsconfig: map[string]*tsPaths{}, pyDeps: map[string]map[string]bool{}}
 	for _, f := range files {
 		r.byPath[f.Path] = f
 		if f.Lang == "python" {
@@ -80,6 +82,13 @@ func (r *resolver) resolve(from *ir.File, module string) *ir.File {
 
 func (r *resolver) resolvePython(from *ir.File, module string) *ir.File {
 	if !strings.HasPrefix(module, ".") {
+		top, _, _ := strings.Cut(module, ".")
+		if r.declaresDependency(filepath.Dir(from.Path), top) {
+			// The service installs a distribution of that name: its
+			// import is the installed package, whatever project directory
+			// shares the name (a service kept in a directory named stripe/).
+			return nil
+		}
 		return r.pyModule[module]
 	}
 	level := len(module) - len(strings.TrimLeft(module, "."))
@@ -204,3 +213,94 @@ func readTSConfig(dir string) *tsPaths {
 	}
 	return nil
 }
+
+// declaresDependency reports whether the nearest requirements.txt or
+// pyproject.toml at or above dir declares the distribution name.
+func (r *resolver) declaresDependency(dir, name string) bool {
+	deps := r.pyDepsFor(dir)
+	return deps[normalizeDistribution(name)]
+}
+
+func (r *resolver) pyDepsFor(dir string) map[string]bool {
+	r.mu.Lock()
+	deps, ok := r.pyDeps[dir]
+	r.mu.Unlock()
+	if ok {
+		return deps
+	}
+	deps = readPyDeps(dir)
+	if deps == nil {
+		if parent := filepath.Dir(dir); parent != dir {
+			deps = r.pyDepsFor(parent)
+		}
+	}
+	r.mu.Lock()
+	r.pyDeps[dir] = deps
+	r.mu.Unlock()
+	return deps
+}
+
+// requirementName is a requirement's distribution name: what precedes a
+// version, extras, marker or URL ("stripe==7.5.0", "celery[redis]>=5").
+var requirementName = regexp.MustCompile(`^\s*"?([A-Za-z0-9][A-Za-z0-9._-]*)`)
+
+// readPyDeps reads the distributions dir's requirements.txt or
+// pyproject.toml names; nil when dir has neither. The pyproject reading is
+// loose (every quoted requirement string and every key of a dependencies
+// table): it only has to tell whether a name is declared.
+func readPyDeps(dir string) map[string]bool {
+	var lines []string
+	if data, err := os.ReadFile(filepath.Join(dir, "requirements.txt")); err == nil {
+		lines = strings.Split(string(data), "\n")
+	} else if data, err := os.ReadFile(filepath.Join(dir, "pyproject.toml")); err == nil {
+		lines = pyprojectRequirements(string(data))
+	} else {
+		return nil
+	}
+	deps := map[string]bool{}
+	for _, l := range lines {
+		l, _, _ = strings.Cut(l, "#")
+		if strings.HasPrefix(strings.TrimSpace(l), "-") {
+			continue // -r other.txt, -e ., --index-url
+		}
+		if m := requirementName.FindStringSubmatch(l); m != nil {
+			deps[normalizeDistribution(m[1])] = true
+		}
+	}
+	return deps
+}
+
+// pyprojectRequirements are the requirement strings of a pyproject.toml:
+// the quoted items of dependencies arrays and the keys of
+// [tool.poetry.dependencies]-style tables.
+func pyprojectRequirements(toml string) []string {
+	var out []string
+	inTable, inArray := false, false
+	for _, l := range strings.Split(toml, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "["):
+			inTable = strings.HasSuffix(strings.Trim(t, "[]"), "dependencies")
+			inArray = false
+		case inArray || strings.Contains(t, "dependencies") && strings.Contains(t, "["):
+			inArray = !strings.Contains(t, "]")
+			for _, q := range quoted.FindAllStringSubmatch(t, -1) {
+				out = append(out, q[1])
+			}
+		case inTable && strings.Contains(t, "="):
+			k, _, _ := strings.Cut(t, "=")
+			out = append(out, strings.Trim(strings.TrimSpace(k), `"'`))
+		}
+	}
+	return out
+}
+
+var quoted = regexp.MustCompile(`"([^"]+)"`)
+
+// normalizeDistribution folds a distribution or import name the way
+// package indexes compare them (PEP 503): case, and runs of -, _ and . .
+func normalizeDistribution(name string) string {
+	return strings.ToLower(nameSeparators.ReplaceAllString(name, "_"))
+}
+
+var nameSeparators = regexp.MustCompile(`[-_.]+`)
