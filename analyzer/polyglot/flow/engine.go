@@ -192,6 +192,12 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	}
 	for i, p := range fn.Params {
 		v := &value{params: []paramRef{{i: i}}, rooted: true, consumer: c.entry == "consumer"}
+		if client := e.sdkInstance(fi, fn.ParamTypes[p]); client != nil {
+			// Declared an SDK's client (stripe: Stripe): what a caller
+			// hands in is one, whether or not the caller is in view.
+			client.params, client.rooted, client.consumer = v.params, true, v.consumer
+			v = client
+		}
 		c.env[p] = v
 	}
 	if fn.Class != "" {
@@ -249,6 +255,23 @@ func (e *engine) findSDKBase(fi *fileInfo, class *ir.Func, depth int) *value {
 				return v
 			}
 		}
+	}
+	return nil
+}
+
+// sdkInstance is an instance of the class typ names when that class is an
+// acting SDK's (a parameter declared stripe: Stripe); nil otherwise.
+func (e *engine) sdkInstance(fi *fileInfo, typ ir.Expr) *value {
+	if typ == nil {
+		return nil
+	}
+	c := e.newCtx(fi, fi.f.Module, nil)
+	c.quiet = true
+	if tv := c.eval(typ); !actingSDK(fi.tables, tv.mod) {
+		return nil
+	}
+	if v := c.eval(&ir.Call{Fun: typ, New: true, Pos: ir.PosOf(typ)}); v.mod != "" {
+		return v
 	}
 	return nil
 }

@@ -223,6 +223,11 @@ func (l *lowerer) pyParams(f *ir.Func, n *sitter.Node) {
 		}
 		if name != "" {
 			f.Params = append(f.Params, name)
+			if t := p.ChildByFieldName("type"); t != nil && len(named(t)) == 1 {
+				if c := named(t)[0]; c.Type() == "identifier" || c.Type() == "attribute" {
+					f.SetParamType(name, l.pyExpr(c))
+				}
+			}
 			if p.Type() == "dictionary_splat_pattern" || p.Type() == "typed_parameter" && len(named(p)) > 0 && named(p)[0].Type() == "dictionary_splat_pattern" {
 				f.KwargsParam = name
 			}

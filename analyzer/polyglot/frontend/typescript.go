@@ -314,6 +314,7 @@ func (l *lowerer) tsParams(f *ir.Func, n *sitter.Node) {
 		switch pat.Type() {
 		case "identifier", "this":
 			f.Params = append(f.Params, l.text(pat))
+			f.SetParamType(l.text(pat), l.tsNamedType(p.ChildByFieldName("type")))
 		case "object_pattern", "array_pattern":
 			tmp := l.fresh()
 			f.Params = append(f.Params, tmp)
@@ -646,4 +647,28 @@ func (l *lowerer) tsCall(n, fn *sitter.Node, isNew bool) ir.Expr {
 		return &ir.Str{Kind: "join", Parts: append([]ir.Expr{at.X}, c.Args...), Pos: p}
 	}
 	return c
+}
+
+// tsNamedType is the class a parameter's type annotation names (: Stripe,
+// : Stripe.Stripe), as an expression; nil for any other type.
+func (l *lowerer) tsNamedType(ann *sitter.Node) ir.Expr {
+	if ann == nil || ann.Type() != "type_annotation" || len(named(ann)) != 1 {
+		return nil
+	}
+	t := named(ann)[0]
+	switch t.Type() {
+	case "type_identifier", "nested_type_identifier":
+		return dottedExpr(l.text(t), pos(t))
+	}
+	return nil
+}
+
+// dottedExpr is a.b.C as names and attributes.
+func dottedExpr(s string, at ir.Pos) ir.Expr {
+	parts := strings.Split(s, ".")
+	var x ir.Expr = &ir.Name{ID: strings.TrimSpace(parts[0]), Pos: at}
+	for _, p := range parts[1:] {
+		x = &ir.Attr{X: x, Name: strings.TrimSpace(p), Pos: at}
+	}
+	return x
 }

@@ -55,6 +55,20 @@ type Func struct {
 	// KwargsParam is the parameter that collects the keyword arguments no
 	// other parameter takes (Python's **params), or "".
 	KwargsParam string
+	// ParamTypes are the parameters' declared types that name a class
+	// (stripe: Stripe, client: stripe.StripeClient), by parameter.
+	ParamTypes map[string]Expr
+}
+
+// SetParamType records that parameter p is declared of type t.
+func (f *Func) SetParamType(p string, t Expr) {
+	if t == nil {
+		return
+	}
+	if f.ParamTypes == nil {
+		f.ParamTypes = map[string]Expr{}
+	}
+	f.ParamTypes[p] = t
 }
 
 // Stmt is a statement.
