@@ -29,7 +29,7 @@ type Tables struct {
 	Barriers   []config.Pattern // calls whose results are stable: read back, replay-stable
 	Operations []config.Pattern // store (a database write), read, observe (logging, metrics)
 	Inserts    []config.Pattern // writes that create a new row, whose generated id is new per attempt
-	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers; registered with a path), "procedure" (a route without a path: tRPC's .mutation), "consumer", "script" (run by hand), or "receive" (a broker read that makes the function calling it a polling consumer); an entry with a field instead of a function names a member of an object literal whose members are handlers (GraphQL's Mutation)
+	Entries    []config.Pattern // how handlers are registered: Kind "route" (nothing redelivers; registered with a path), "procedure" (a route without a path: tRPC's .mutation), "consumer", "script" (run by hand), or "receive" (a broker read that makes the function calling it a polling consumer); an entry with a field instead of a function names a member of an object literal whose members are handlers (GraphQL's Mutation); an entry with a package names the base classes that module gives (a class on one is a handler of that kind: a DRF viewset)
 	// Records are calls that write a record at a provider or in a
 	// database and return it (stripe.payouts.create, prisma.x.update):
 	// the record's fields (its id) are the provider's, not made of the
@@ -188,6 +188,15 @@ var pythonTables = Tables{
 		// Run by hand from a command line: Django's management commands
 		// (a class on BaseCommand) and click's commands.
 		{Function: "(.*\\.)?BaseCommand|click\\.(command|group)", Kind: "script"},
+		// Class-based views, by the module their base comes from: the
+		// framework routes each request to a method (DRF's viewsets and
+		// generic views, Django's and Flask's views, Starlette endpoints).
+		{Package: "rest_framework.views", Function: ".+", Kind: "route"},
+		{Package: "rest_framework.generics", Function: ".+", Kind: "route"},
+		{Package: "rest_framework.viewsets", Function: ".+", Kind: "route"},
+		{Package: "django.views", Function: ".+", Kind: "route"},
+		{Package: "flask.views", Function: ".+", Kind: "route"},
+		{Package: "starlette.endpoints", Function: ".+", Kind: "route"},
 		// A polling consumer: the function that calls a client's read of a broker (SQS,
 		// Kafka, a RabbitMQ get, a Redis stream or list) handles what a
 		// redelivery brings again.

@@ -17,7 +17,11 @@ func (e *engine) findEntries(f *ir.File) {
 	for _, fn := range f.Funcs {
 		if fn.IsClass {
 			for _, b := range fn.Bases {
-				if k := e.entryKind(fi, ir.Dotted(b)); k != "" {
+				k := e.entryKind(fi, ir.Dotted(b))
+				if k == "" {
+					k = e.baseEntryKind(fi, b)
+				}
+				if k != "" {
 					for _, m := range f.Funcs {
 						if m.Class == fn.Class && !m.IsClass {
 							e.mark(m, k)
@@ -45,7 +49,30 @@ func (e *engine) entryKind(fi *fileInfo, dotted string) string {
 		return ""
 	}
 	for _, p := range fi.tables.Entries {
-		if p.FunctionPattern() != nil && p.FunctionPattern().MatchString(dotted) {
+		if p.Package == "" && p.FunctionPattern() != nil && p.FunctionPattern().MatchString(dotted) {
+			return p.Kind
+		}
+	}
+	return ""
+}
+
+// baseEntryKind is the kind of entry a class on base b is, by where the base
+// comes from (Entries with a package: a DRF viewset, a Django or Flask view
+// is a route whose methods the framework calls); "" otherwise.
+func (e *engine) baseEntryKind(fi *fileInfo, b ir.Expr) string {
+	c := e.newCtx(fi, fi.f.Module, nil)
+	c.quiet = true
+	bv := c.eval(b)
+	if bv.mod == "" {
+		return ""
+	}
+	full := bv.mod
+	if bv.chain != "" {
+		full += "." + bv.chain
+	}
+	for _, p := range fi.tables.Entries {
+		rest, ok := strings.CutPrefix(full, p.Package+".")
+		if p.Package != "" && ok && p.FunctionPattern() != nil && p.FunctionPattern().MatchString(rest) {
 			return p.Kind
 		}
 	}
