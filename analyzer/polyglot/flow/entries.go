@@ -39,6 +39,11 @@ func (e *engine) findEntries(f *ir.File) {
 				e.mark(fn, k)
 			}
 		}
+		if f.ServerActions && fn.Parent == f.Module && !fn.IsClass {
+			// A server action runs for a client's request, like a route:
+			// nothing redelivers it.
+			e.mark(fn, "route")
+		}
 		e.registrations(fi, fn, fn.Body)
 	}
 	e.registrations(fi, f.Module, f.Module.Body)

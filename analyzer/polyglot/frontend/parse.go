@@ -60,6 +60,7 @@ func Parse(path string, src []byte) (*ir.File, error) {
 		l.file.Module.Body = l.pyBlock(root)
 	} else {
 		l.file.Module.Body = l.tsBlock(root)
+		l.file.ServerActions = l.opensWithDirective(root, "use server")
 	}
 	l.file.Ignores = ignores(src)
 	if root.HasError() {

@@ -672,3 +672,20 @@ func dottedExpr(s string, at ir.Pos) ir.Expr {
 	}
 	return x
 }
+
+// opensWithDirective reports whether the program's prologue (the string
+// statements before any other) holds directive ('use server').
+func (l *lowerer) opensWithDirective(root *sitter.Node, directive string) bool {
+	for _, st := range named(root) {
+		switch {
+		case st.Type() == "comment":
+			continue
+		case st.Type() != "expression_statement" || len(named(st)) != 1 || named(st)[0].Type() != "string":
+			return false
+		}
+		if strings.Trim(l.text(named(st)[0]), `'"`) == directive {
+			return true
+		}
+	}
+	return false
+}

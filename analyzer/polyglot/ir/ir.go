@@ -21,6 +21,9 @@ type File struct {
 	Generated bool
 	// SyntaxErrors counts the parts the parser could not read (left out).
 	SyntaxErrors int
+	// ServerActions is set for a module that opens with 'use server': its
+	// functions are React server actions, which a client's request runs.
+	ServerActions bool
 }
 
 // Import binds a local name to a module or a member of one.
