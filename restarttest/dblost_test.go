@@ -37,6 +37,13 @@ curl -sS -f -H 'Idempotency-Key: fixed' --data '{"amount":"150.00"}' "$PROVIDER_
 		Timeout:    attemptLimit,
 		KillPoints: []KillPoint{{Kind: KillNone}, {Kind: KillConcurrent, N: 2}},
 	}
+	// The server's address, as the message names it: IDEMCHECK_TEST_DATABASE's,
+	// or the embedded server's when it is unset.
+	pcfg, err := parseDSN(cfg.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := dbAddress(pcfg)
 	n := testenv.Repeat(t)
 	for i := 0; i < n; i++ {
 		file := filepath.Join(dir, "schema")
@@ -58,7 +65,7 @@ curl -sS -f -H 'Idempotency-Key: fixed' --data '{"amount":"150.00"}' "$PROVIDER_
 			t.Fatalf("run %d: Run = %v, %v; want an environment error, no verdict", i+1, rep != nil, err)
 		}
 		msg := env.Error()
-		if !strings.HasPrefix(msg, "lost the connection to PostgreSQL at 127.0.0.1:5432 (the server terminated the session") {
+		if !strings.HasPrefix(msg, "lost the connection to PostgreSQL at "+server+" (the server terminated the session") {
 			t.Errorf("run %d: error %q, want the lost connection in plain words", i+1, msg)
 		}
 		for _, raw := range []string{"conn closed", "deallocate", "SQLSTATE", "FATAL"} {
