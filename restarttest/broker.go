@@ -61,6 +61,30 @@ type brokerTransport struct {
 	// idle is how long the handler must be quiet, with nothing ready on
 	// the broker, before the round is over.
 	idle time.Duration
+	// interrupted is set when a wave took the consumers for done after the
+	// quiet, but the broker still held the message: a consumer slower than
+	// the idle window was stopped mid-work, or one holds the message
+	// without acknowledging it. RabbitMQ cannot tell them apart; a longer
+	// quiet can.
+	interrupted bool
+}
+
+// maxRedos is how many times a round the harness interrupted is run
+// again, each with twice the idle window.
+const maxRedos = 2
+
+// redo reports whether the round just run must be run again because the
+// harness may have stopped a consumer that was still working, and doubles
+// the idle window for it. After maxRedos the round stands: the consumer
+// holds the message without acknowledging it.
+func (b *brokerTransport) redo(redos int) bool {
+	was := b.interrupted
+	b.interrupted = false
+	if !was || redos >= maxRedos {
+		return false
+	}
+	b.idle *= 2
+	return true
 }
 
 func newBrokerTransport(h *harness, ops brokerOps, rawURL string, idle time.Duration) *brokerTransport {
@@ -126,7 +150,7 @@ func (b *brokerTransport) publishAndConsume(ctx context.Context, rs *roundState,
 		next[i] = 1
 	}
 	for ctx.Err() == nil {
-		last := b.wave(ctx, rs, ds, next)
+		last, quiet := b.wave(ctx, rs, ds, next)
 		p, err := b.finalPending(ctx)
 		if err != nil {
 			rs.envErr(&EnvError{Err: err})
@@ -139,6 +163,7 @@ func (b *brokerTransport) publishAndConsume(ctx context.Context, rs *roundState,
 			}
 			if !p.settled() && a.rec.Outcome == OutcomeAcked {
 				a.rec.Outcome, a.rec.Error = OutcomeFailed, p.String()
+				b.interrupted = b.interrupted || quiet
 			}
 			more = more || next[i] <= rs.h.cfg.MaxAttempts
 		}
@@ -149,15 +174,17 @@ func (b *brokerTransport) publishAndConsume(ctx context.Context, rs *roundState,
 }
 
 // wave runs one consumer per delivery until the round settles or their
-// attempts run out, and returns each delivery's last attempt.
-func (b *brokerTransport) wave(ctx context.Context, rs *roundState, ds, next []int) []*attemptRun {
+// attempts run out, and returns each delivery's last attempt and whether
+// the quiet settled the wave (the harness stopped the consumers).
+func (b *brokerTransport) wave(ctx context.Context, rs *roundState, ds, next []int) ([]*attemptRun, bool) {
 	settled := make(chan struct{})
 	stopWatch := make(chan struct{})
 	var watch sync.WaitGroup
+	var quiet bool
 	watch.Add(1)
 	go func() {
 		defer watch.Done()
-		b.watch(ctx, rs, settled, stopWatch)
+		quiet = b.watch(ctx, rs, settled, stopWatch)
 	}()
 	var wg sync.WaitGroup
 	last := make([]*attemptRun, len(ds))
@@ -171,7 +198,7 @@ func (b *brokerTransport) wave(ctx context.Context, rs *roundState, ds, next []i
 	wg.Wait()
 	close(stopWatch)
 	watch.Wait()
-	return last
+	return last, quiet
 }
 
 // finalPending asks the broker once the consumers are gone: it waits until
@@ -318,8 +345,8 @@ func (b *brokerTransport) record(a *attemptRun, p *groupProcess) {
 
 // watch closes settled once the broker reports nothing pending and the
 // handler has been quiet (no effect request, no write, no consumer start)
-// for the idle window.
-func (b *brokerTransport) watch(ctx context.Context, rs *roundState, settled chan<- struct{}, stop <-chan struct{}) {
+// for the idle window; it reports whether it did.
+func (b *brokerTransport) watch(ctx context.Context, rs *roundState, settled chan<- struct{}, stop <-chan struct{}) bool {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	lastSeen, quietSince := "", time.Now()
@@ -327,9 +354,9 @@ func (b *brokerTransport) watch(ctx context.Context, rs *roundState, settled cha
 		select {
 		case <-tick.C:
 		case <-stop:
-			return
+			return false
 		case <-ctx.Done():
-			return
+			return false
 		}
 		p, err := b.ops.pending(ctx)
 		if err != nil {
@@ -345,7 +372,7 @@ func (b *brokerTransport) watch(ctx context.Context, rs *roundState, settled cha
 			continue
 		}
 		close(settled)
-		return
+		return true
 	}
 }
 

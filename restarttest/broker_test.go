@@ -205,6 +205,26 @@ func TestNATSSlowConsumerNotRedelivered(t *testing.T) {
 	}
 }
 
+// A RabbitMQ consumer quiet for longer than the idle window while it works
+// (between recording the payment and charging it, as a loaded machine can
+// make it) is not taken for done: the harness saw that the broker still
+// held the message after it stopped the consumer, and ran the round again
+// with twice the window. Before, every attempt was stopped mid-work, the
+// clean round was never acknowledged, or a consumer stopped just after its
+// charge made a key per delivery charge twice (a cold run under load).
+func TestAMQPSlowConsumerIsNotStoppedAsIdle(t *testing.T) {
+	t.Parallel()
+	cfg := brokerConfig(t, amqpURL(t), consumer(t, "amqp")+" -key delivery -think 1200ms")
+	cfg.AckWait = time.Second
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	clean := roundAt(t, rep, "none")
+	if !clean.Passed || len(clean.EffectRequests) != 1 || len(clean.Attempts) != 1 {
+		t.Errorf("clean round: passed %v with %d effect requests in %d attempts, want one attempt charging once", clean.Passed, len(clean.EffectRequests), len(clean.Attempts))
+	}
+}
+
 // A run leaves no queue behind, and refuses a queue that already exists.
 func TestAMQPQueueLifecycle(t *testing.T) {
 	t.Parallel()

@@ -258,7 +258,7 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 			cfg.Progress(i+1, len(plan), plan[i].Label())
 		}
 		//idemcheck:ignore IDEM001 the run's HMAC secret is random per run on purpose: the round keys are derived with it, and no run resumes another's
-		round, err := h.runRound(ctx, i+1, plan[i])
+		round, err := h.runRoundUninterrupted(ctx, i+1, plan[i])
 		if err != nil {
 			return nil, err
 		}
@@ -449,6 +449,24 @@ func (h *harness) currentRound() *roundState {
 	h.roundMu.Lock()
 	defer h.roundMu.Unlock()
 	return h.round
+}
+
+// redoer is a transport that can tell when it, not the handler, decided a
+// round (a broker consumer stopped as idle while it still worked): the
+// round is then run again, with more patience.
+type redoer interface{ redo(redos int) bool }
+
+// runRoundUninterrupted runs the round again while the transport says it
+// interrupted the handler's work, up to the transport's limit; a round the
+// harness decided is never reported.
+func (h *harness) runRoundUninterrupted(ctx context.Context, index int, kp KillPoint) (Round, error) {
+	for redos := 0; ; redos++ {
+		round, err := h.runRound(ctx, index, kp)
+		r, ok := h.transport.(redoer)
+		if err != nil || !ok || !r.redo(redos) {
+			return round, err
+		}
+	}
 }
 
 func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round, error) {

@@ -42,6 +42,7 @@ type message struct {
 
 func main() {
 	keyMode := flag.String("key", "intent", "how the idempotency key is made: intent, delivery or message-id")
+	think := flag.Duration("think", 0, "how long to work between recording the payment and charging it (a slow consumer)")
 	flag.Parse()
 	ctx := context.Background()
 	db, err := pgx.Connect(ctx, os.Getenv("DATABASE_URL"))
@@ -78,7 +79,7 @@ func main() {
 		case "message-id":
 			key = d.MessageId
 		}
-		switch err := pay(ctx, db, key, msg); {
+		switch err := pay(ctx, db, key, msg, *think); {
 		case err == nil:
 			_ = d.Ack(false)
 		case db.IsClosed():
@@ -113,7 +114,7 @@ func perDeliveryKey() string {
 
 // pay records the payment, charges it under key unless already done, and
 // marks it done.
-func pay(ctx context.Context, db *pgx.Conn, key string, msg message) error {
+func pay(ctx context.Context, db *pgx.Conn, key string, msg message, think time.Duration) error {
 	record := `insert into payments (idem_key, message_id, status) values ($1, $2, 'started')`
 	// mutant:on-conflict
 	record += ` on conflict (idem_key) do nothing`
@@ -128,6 +129,7 @@ func pay(ctx context.Context, db *pgx.Conn, key string, msg message) error {
 	if status == "done" {
 		return nil
 	}
+	time.Sleep(think)
 	chargeID, err := charge(key, msg.Payment)
 	if err != nil {
 		return err
