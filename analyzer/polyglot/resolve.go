@@ -160,17 +160,27 @@ func (r *resolver) tsFile(p string) *ir.File {
 
 // tsConfigFor reads the nearest tsconfig.json or jsconfig.json up from dir.
 func (r *resolver) tsConfigFor(dir string) *tsPaths {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	return nearest(&r.mu, r.tsconfig, dir, func(d string) (*tsPaths, bool) {
+		c := readTSConfig(d)
+		return c, c != nil
+	})
+}
+
+// nearest is what read finds in dir or in the nearest directory above it
+// that has the file (the zero value when none has), remembered in cache for
+// every directory on the way: a tsconfig.json, a service's requirements.
+func nearest[T any](mu *sync.Mutex, cache map[string]T, dir string, read func(string) (T, bool)) T {
+	mu.Lock()
+	defer mu.Unlock()
 	var chain []string
-	var found *tsPaths
+	var found T
 	for d := dir; ; d = filepath.Dir(d) {
-		if c, ok := r.tsconfig[d]; ok {
+		if c, ok := cache[d]; ok {
 			found = c
 			break
 		}
 		chain = append(chain, d)
-		if c := readTSConfig(d); c != nil {
+		if c, ok := read(d); ok {
 			found = c
 			break
 		}
@@ -179,7 +189,7 @@ func (r *resolver) tsConfigFor(dir string) *tsPaths {
 		}
 	}
 	for _, d := range chain {
-		r.tsconfig[d] = found
+		cache[d] = found
 	}
 	return found
 }
@@ -222,27 +232,15 @@ func (r *resolver) declaresDependency(dir, name string) bool {
 }
 
 func (r *resolver) pyDepsFor(dir string) map[string]bool {
-	r.mu.Lock()
-	deps, ok := r.pyDeps[dir]
-	r.mu.Unlock()
-	if ok {
-		return deps
-	}
-	deps = readPyDeps(dir)
-	if deps == nil {
-		if parent := filepath.Dir(dir); parent != dir {
-			deps = r.pyDepsFor(parent)
-		}
-	}
-	r.mu.Lock()
-	r.pyDeps[dir] = deps
-	r.mu.Unlock()
-	return deps
+	return nearest(&r.mu, r.pyDeps, dir, func(d string) (map[string]bool, bool) {
+		deps := readPyDeps(d)
+		return deps, deps != nil
+	})
 }
 
 // requirementName is a requirement's distribution name: what precedes a
 // version, extras, marker or URL ("stripe==7.5.0", "celery[redis]>=5").
-var requirementName = regexp.MustCompile(`^\s*"?([A-Za-z0-9][A-Za-z0-9._-]*)`)
+var requirementName = regexp.MustCompile(`^\s*([A-Za-z0-9][A-Za-z0-9._-]*)`)
 
 // readPyDeps reads the distributions dir's requirements.txt or
 // pyproject.toml names; nil when dir has neither. The pyproject reading is
