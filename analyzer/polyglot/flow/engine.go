@@ -240,20 +240,16 @@ func (e *engine) findSDKBase(fi *fileInfo, class *ir.Func, depth int) *value {
 		return nil
 	}
 	for _, b := range class.Bases {
-		c := e.newCtx(fi, fi.f.Module, nil)
-		c.quiet = true
+		c := e.moduleCtx(fi)
 		bv := c.eval(b)
-		switch {
-		case bv.fn != nil && bv.fn.IsClass:
+		if bv.fn != nil && bv.fn.IsClass {
 			if tfi := e.fileOf(bv); tfi != nil {
 				if v := e.findSDKBase(tfi, bv.fn, depth+1); v != nil {
 					return v
 				}
 			}
-		case actingSDK(fi.tables, bv.mod):
-			if v := c.eval(&ir.Call{Fun: b, New: true, Pos: ir.PosOf(b)}); v.mod != "" {
-				return v
-			}
+		} else if v := sdkClient(c, b, bv); v != nil {
+			return v
 		}
 	}
 	return nil
@@ -265,15 +261,28 @@ func (e *engine) sdkInstance(fi *fileInfo, typ ir.Expr) *value {
 	if typ == nil {
 		return nil
 	}
-	c := e.newCtx(fi, fi.f.Module, nil)
-	c.quiet = true
-	if tv := c.eval(typ); !actingSDK(fi.tables, tv.mod) {
+	c := e.moduleCtx(fi)
+	return sdkClient(c, typ, c.eval(typ))
+}
+
+// sdkClient is what constructing the class x names makes, when x's value
+// xv is an acting SDK's class; nil otherwise.
+func sdkClient(c *ctx, x ir.Expr, xv *value) *value {
+	if !actingSDK(c.fi.tables, xv.mod) {
 		return nil
 	}
-	if v := c.eval(&ir.Call{Fun: typ, New: true, Pos: ir.PosOf(typ)}); v.mod != "" {
+	if v := c.eval(&ir.Call{Fun: x, New: true, Pos: ir.PosOf(x)}); v.mod != "" {
 		return v
 	}
 	return nil
+}
+
+// moduleCtx evaluates expressions at fi's top level without reporting:
+// what a class's base or a parameter's declared type names.
+func (e *engine) moduleCtx(fi *fileInfo) *ctx {
+	c := e.newCtx(fi, fi.f.Module, nil)
+	c.quiet = true
+	return c
 }
 
 // actingSDK reports a module whose operations move money (stripe): a class

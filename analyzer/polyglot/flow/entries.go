@@ -65,9 +65,7 @@ func (e *engine) entryKind(fi *fileInfo, dotted string) string {
 // comes from (Entries with a package: a DRF viewset, a Django or Flask view
 // is a route whose methods the framework calls); "" otherwise.
 func (e *engine) baseEntryKind(fi *fileInfo, b ir.Expr) string {
-	c := e.newCtx(fi, fi.f.Module, nil)
-	c.quiet = true
-	bv := c.eval(b)
+	bv := e.moduleCtx(fi).eval(b)
 	if bv.mod == "" {
 		return ""
 	}
