@@ -59,8 +59,10 @@ type brokerTransport struct {
 	ops brokerOps
 	url string
 	// idle is how long the handler must be quiet, with nothing ready on
-	// the broker, before the round is over.
-	idle time.Duration
+	// the broker, before the round is over; doubled for each rerun of the
+	// round (redos).
+	idle  time.Duration
+	redos int
 	// interrupted is set when a wave took the consumers for done after the
 	// quiet, but the broker still held the message: a consumer slower than
 	// the idle window was stopped mid-work, or one holds the message
@@ -75,17 +77,21 @@ const maxRedos = 2
 
 // redo reports whether the round just run must be run again because the
 // harness may have stopped a consumer that was still working, and doubles
-// the idle window for it. After maxRedos the round stands: the consumer
-// holds the message without acknowledging it.
+// the idle window for that rerun. After maxRedos the round stands: the
+// consumer holds the message without acknowledging it. The next round
+// starts from the configured window again.
 func (b *brokerTransport) redo(redos int) bool {
 	was := b.interrupted
-	b.interrupted = false
+	b.interrupted, b.redos = false, 0
 	if !was || redos >= maxRedos {
 		return false
 	}
-	b.idle *= 2
+	b.redos = redos + 1
 	return true
 }
+
+// quietWindow is the idle window of the round being run.
+func (b *brokerTransport) quietWindow() time.Duration { return b.idle << b.redos }
 
 func newBrokerTransport(h *harness, ops brokerOps, rawURL string, idle time.Duration) *brokerTransport {
 	h.env = append(h.env, ops.env()...)
@@ -368,7 +374,7 @@ func (b *brokerTransport) watch(ctx context.Context, rs *roundState, settled cha
 			lastSeen, quietSince = seen, time.Now()
 			continue
 		}
-		if time.Since(quietSince) < b.idle || !p.settled() {
+		if time.Since(quietSince) < b.quietWindow() || !p.settled() {
 			continue
 		}
 		close(settled)

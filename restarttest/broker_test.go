@@ -427,3 +427,22 @@ func TestBrokerLostConnectionStillRemoves(t *testing.T) {
 		}
 	})
 }
+
+// A round's reruns double the idle window for that round only: a consumer
+// that never acknowledges costs each round two reruns, not a window that
+// grows fourfold from round to round.
+func TestBrokerRedoWindowIsPerRound(t *testing.T) {
+	b := &brokerTransport{idle: time.Second}
+	for round := 1; round <= 3; round++ {
+		for redos, want := range []time.Duration{2 * time.Second, 4 * time.Second} {
+			b.interrupted = true
+			if !b.redo(redos) || b.quietWindow() != want {
+				t.Fatalf("round %d, rerun %d: window %v, want %v", round, redos+1, b.quietWindow(), want)
+			}
+		}
+		b.interrupted = true
+		if b.redo(maxRedos) || b.quietWindow() != time.Second {
+			t.Fatalf("round %d: after %d reruns the round stands with the configured window, got rerun with %v", round, maxRedos, b.quietWindow())
+		}
+	}
+}
