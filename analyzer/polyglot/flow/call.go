@@ -163,6 +163,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	c.applySinks(x, fn, s, bound)
 	c.callerOmitsKey(x, fn, bound)
 	r := c.instantiate(s.result, bound)
+	r.origins = c.settleFallbacks(r.origins, fn, bound)
 	r.computed = true
 	return r
 }
@@ -290,6 +291,14 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 // callee, and passes on those that come from this function's parameters.
 func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
 	for _, ps := range s.sinks {
+		if ps.fallback != nil {
+			var arg *value
+			if ps.param.i < len(args) {
+				arg = args[ps.param.i]
+			}
+			c.applyFallback(x, fn, ps, arg)
+			continue
+		}
 		if ps.param.i >= len(args) || args[ps.param.i] == nil {
 			continue
 		}
@@ -684,20 +693,21 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 		}
 		return v, true
 	}
-	if recv == nil || mod != "" {
-		return nil, false
-	}
 	last := name
 	if i := strings.LastIndex(name, "."); i >= 0 {
 		last = name[i+1:]
 	}
 	// The client's own key read from the request: request.headers.get(
-	// "Idempotency-Key"), req.header("Idempotency-Key"), req.get(…).
-	if first.hasStr && c.e.prog.Model.Headers.Match(first.str) {
+	// "Idempotency-Key"), req.header("Idempotency-Key"), req.get(…), also
+	// on a framework's request global (flask.request.headers.get).
+	if (recv != nil || mod != "" && last != name) && first.hasStr && c.e.prog.Model.Headers.Match(first.str) {
 		switch last {
 		case "get", "header", "getHeader", "get_header":
 			return &value{header: true, stable: true}, true
 		}
+	}
+	if recv == nil || mod != "" {
+		return nil, false
 	}
 	if last == "get" && first.hasStr {
 		v := c.attr(recv, first.str, x.Pos)
@@ -803,8 +813,19 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted b
 		if site.inert || (persisted || c.persisted[o]) && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
 			continue
 		}
+		if o.unless != nil && c.deferFallback(o, site, hops, persisted) {
+			continue
+		}
 		drawn = append(drawn, o)
 	}
+	c.e.reportDrawn(site, drawn, hops)
+	c.reportProperties(v, site, hops)
+}
+
+// reportDrawn reports IDEM001 for the per-attempt origins drawn that
+// reach site: one finding per key, named by the first, every one a
+// related position.
+func (e *engine) reportDrawn(site *sinkSite, drawn []*origin, hops []report.Related) {
 	if len(drawn) > 0 {
 		sort.SliceStable(drawn, func(i, j int) bool {
 			a, b := drawn[i], drawn[j]
@@ -815,15 +836,20 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted b
 		})
 		o := drawn[0]
 		what := o.source + " (" + kindText[o.kind] + ")"
-		msg := fmt.Sprintf("idempotency key built from %s; %s: %s", what, c.e.consequence(o), remedy)
+		msg := fmt.Sprintf("idempotency key built from %s; %s: %s", what, e.consequence(o), remedy)
 		var related []report.Related
 		for _, o := range drawn {
 			related = append(related, report.Related{File: o.file, Line: o.pos.Line, Column: o.pos.Col, Message: o.source + ": " + kindText[o.kind]})
 		}
 		related = append(related, reverse(hops)...)
 		related = append(related, report.Related{File: site.file, Line: site.pos.Line, Column: site.pos.Col, Message: "used as idempotency key: " + site.what})
-		c.e.report("IDEM001", site.file, site.pos, msg, related)
+		e.report("IDEM001", site.file, site.pos, msg, related)
 	}
+}
+
+// reportProperties reports the companion rules' properties of a key at
+// site: a float, a whole payload, a bare digest.
+func (c *ctx) reportProperties(v *value, site *sinkSite, hops []report.Related) {
 	if v.float {
 		c.e.report("IDEM003", site.file, site.pos, fmt.Sprintf("float value reaches the idempotency key (%s): two attempts can format it differently; carry money as integer cents and put the integer in the key", site.what), reverse(hops))
 	}
@@ -978,7 +1004,7 @@ func (c *ctx) addSink(ps paramSink) {
 		if old.param.i != ps.param.i {
 			continue
 		}
-		if old.site == ps.site && old.param.path == ps.param.path {
+		if old.site == ps.site && old.param.path == ps.param.path && old.fallback == ps.fallback {
 			return
 		}
 		n++

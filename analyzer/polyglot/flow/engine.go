@@ -55,6 +55,7 @@ func Analyze(p *Program) []report.Finding {
 		}
 	}
 	e.reportKeylessWrites()
+	e.reportOrphanFallbacks()
 	return e.suppress(e.findings)
 }
 
@@ -80,6 +81,9 @@ type engine struct {
 	// method name.
 	unresolvedCalls map[string][]unresolvedCall
 	instances       map[string]map[string]bool // instanceNames, once
+	// Fallbacks for a function's parameters, reported at the end when no
+	// caller in view reaches the function.
+	orphanFallbacks []orphanFallback
 }
 
 // unresolvedCall is a method call on a receiver of unknown type: the
@@ -120,6 +124,9 @@ type paramSink struct {
 	// the sink, which settles a value the caller's attempt draws, not a
 	// transport's id (drawnByAttempt).
 	persisted bool
+	// fallback: the parameter stands for a key whose absence draws this
+	// origin instead (key or uuid4()); the caller's argument decides.
+	fallback *origin
 }
 
 // sinkSite is where a key leaves the process.

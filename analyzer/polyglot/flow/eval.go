@@ -50,6 +50,13 @@ func (c *ctx) stmt(s ir.Stmt) {
 		c.eval(s.Cond)
 		before := c.snapshot()
 		c.block(s.Then)
+		if name := absenceTest(s.Cond); name != "" && len(s.Else) == 0 {
+			// if not key: key = str(uuid4()): a fallback for a key
+			// handed in.
+			if g := c.guardOf(before.env[name]); g != nil && c.env[name] != before.env[name] && c.env[name] != nil && len(c.env[name].origins) > 0 {
+				c.env[name] = drawnUnder(c.env[name], g)
+			}
+		}
 		then := c.snapshot()
 		c.restore(before)
 		c.block(s.Else)
@@ -130,6 +137,11 @@ func (c *ctx) join(other snapshot) {
 
 func (c *ctx) assign(s *ir.Assign) {
 	v := c.eval(s.Value)
+	if s.Op == "||" || s.Op == "??" {
+		// key ??= randomUUID(): the key handed in, or a fallback.
+		c.store(s.Target, c.orElse(c.eval(s.Target), v), s.Pos)
+		return
+	}
 	if s.Op != "" {
 		old := c.eval(s.Target)
 		if lit, ok := s.Value.(*ir.Lit); ok && lit.Kind == "int" && (s.Op == "+" || s.Op == "-") && !old.stable {
@@ -373,6 +385,8 @@ func (c *ctx) eval(x ir.Expr) *value {
 			v.str, v.hasStr = x.Value, true
 		case "float":
 			v.float = true
+		case "none":
+			v.none = true
 		}
 		return v
 	case *ir.Attr:
@@ -473,7 +487,10 @@ func (c *ctx) binary(x *ir.Binary) *value {
 			// what the right side makes; its module says what it is.
 			return merge(r, l)
 		}
-		return merge(l, r)
+		if x.Op == "?:" {
+			return merge(l, r)
+		}
+		return c.orElse(l, r)
 	case "and", "&&", "==", "!=", "===", "!==", "<", ">", "<=", ">=", "in", "not in", "is", "is not", "instanceof":
 		return &value{}
 	}

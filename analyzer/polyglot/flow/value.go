@@ -48,6 +48,9 @@ type origin struct {
 	pos    ir.Pos
 	fn     *ir.Func
 	loops  int // the loop depth at the draw
+	// unless: drawn only when a key handed in is missing (a fallback);
+	// nil when always drawn.
+	unless *guard
 }
 
 // paramRef says a value comes from a parameter, or from one of its fields
@@ -77,6 +80,7 @@ type value struct {
 
 	str    string // its constant string value, when known
 	hasStr bool
+	none   bool // None, null or undefined
 
 	// local is a dict, object or list literal built in the project: a
 	// method called on it (push, append, set) keeps its arguments in this
@@ -192,6 +196,7 @@ func merge(a, b *value) *value {
 	}
 	out.stable = a.stable && b.stable
 	out.header = a.header && b.header
+	out.none = a.none && b.none
 	out.computed = a.computed || b.computed
 	if len(b.fields) > 0 {
 		out.fields = map[string]*value{}

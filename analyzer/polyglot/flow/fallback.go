@@ -1,0 +1,225 @@
+package flow
+
+import (
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+	"github.com/idemcheck/idemcheck/analyzer/report"
+)
+
+// A fallback is a per-attempt value drawn only when a key handed in is
+// missing: `key or uuid4()`, `req.headers["idempotency-key"] ?? randomUUID()`,
+// `if not key: key = str(uuid4())`. Whether it reaches the sink depends on
+// what the caller hands in, so it is judged there:
+//   - a caller in view that passes nothing takes the fallback: a finding
+//     at that call;
+//   - a caller that passes a value decides by that value (its own origins);
+//   - a caller that passes its own parameter moves the question one
+//     caller up;
+//   - an HTTP route's request is the client's: a client that sends no key
+//     asked for no idempotency, as with a keyless call in a route, so the
+//     fallback is silent there;
+//   - a consumer's message is redelivered as it is: a message without the
+//     key draws a new one per delivery, a finding;
+//   - a function no caller in view reaches keeps the finding (its callers
+//     are out of view).
+
+// guard is the condition a fallback is drawn under: the parameters of fn
+// (or the client's idempotency header) it stands in for are missing.
+type guard struct {
+	fn     *ir.Func
+	params []paramRef
+	header bool
+}
+
+// guardOf is the guard that `v or …` puts on the right side: v must be a
+// key handed in (a parameter's value, or the request's idempotency
+// header), with nothing drawn here; nil otherwise.
+func (c *ctx) guardOf(v *value) *guard {
+	if v == nil || len(v.origins) > 0 {
+		return nil
+	}
+	if v.header {
+		return &guard{fn: c.fn, header: true, params: v.params}
+	}
+	if len(v.params) == 0 || v.stable || v.computed {
+		return nil // built here from what was handed in: a key that is there
+	}
+	return &guard{fn: c.fn, params: v.params}
+}
+
+// passedOn is the guard for an argument that hands on one of this
+// function's own parameters whole (key=key), which its callers may leave
+// out in turn; nil for anything else, a field read from a parameter
+// included (sub.renewal_key is the caller's data, there).
+func (c *ctx) passedOn(v *value) *guard {
+	g := c.guardOf(v)
+	if g == nil || g.header || len(g.params) != 1 || g.params[0].path != "" {
+		return nil
+	}
+	return g
+}
+
+// orElse is `l or r` (`l || r`, `l ?? r`): l when it is there, else r.
+func (c *ctx) orElse(l, r *value) *value {
+	if g := c.guardOf(l); g != nil && r != nil && len(r.origins) > 0 {
+		r = drawnUnder(r, g)
+	}
+	return merge(l, r)
+}
+
+// drawnUnder is v with its per-attempt origins drawn only under g.
+func drawnUnder(v *value, g *guard) *value {
+	out := *v
+	out.origins = make([]*origin, len(v.origins))
+	for i, o := range v.origins {
+		cp := *o
+		if cp.unless == nil {
+			cp.unless = g
+		}
+		out.origins[i] = &cp
+	}
+	return &out
+}
+
+// absenceTest names the variable a condition tests for being missing:
+// `not key`, `!key`, `key is None`, `key == null`; "" for any other.
+func absenceTest(cond ir.Expr) string {
+	switch x := cond.(type) {
+	case *ir.Other:
+		if len(x.Xs) == 1 {
+			if n, ok := x.Xs[0].(*ir.Name); ok {
+				return n.ID
+			}
+		}
+	case *ir.Binary:
+		switch x.Op {
+		case "is", "==", "===":
+			if isNone(x.R) {
+				if n, ok := x.L.(*ir.Name); ok {
+					return n.ID
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func isNone(x ir.Expr) bool {
+	l, ok := x.(*ir.Lit)
+	return ok && l.Kind == "none"
+}
+
+// deferFallback decides on a fallback origin that reached a sink here:
+// true when it is not reported at this sink (silent, or left to the
+// callers), false when it is reported like any other origin.
+func (c *ctx) deferFallback(o *origin, site *sinkSite, hops []report.Related, persisted bool) bool {
+	g := o.unless
+	switch c.e.entryOf(g.fn) {
+	case "route":
+		return true // the client chose to send no key
+	case "consumer":
+		return false // a message without the key is redelivered without it
+	}
+	if g.fn != c.fn {
+		return false
+	}
+	if len(g.params) == 0 {
+		return g.header
+	}
+	for _, p := range g.params {
+		c.addSink(paramSink{param: p, site: site, hops: hops, persisted: persisted, fallback: o})
+	}
+	c.e.orphanFallbacks = append(c.e.orphanFallbacks, orphanFallback{o: o, site: site, hops: hops})
+	return true
+}
+
+// orphanFallback is a fallback left to the callers of its function.
+type orphanFallback struct {
+	o    *origin
+	site *sinkSite
+	hops []report.Related
+}
+
+// reportOrphanFallbacks reports the fallbacks of functions no caller in
+// view reaches, once every function's callers are known.
+func (e *engine) reportOrphanFallbacks() {
+	for _, f := range e.orphanFallbacks {
+		if len(e.callers[f.o.unless.fn]) == 0 {
+			e.reportDrawn(f.site, []*origin{f.o}, f.hops)
+		}
+	}
+}
+
+// applyFallback judges, at a call, a fallback of the callee's that stands
+// in for the argument arg of parameter ps.param.
+func (c *ctx) applyFallback(x *ir.Call, fn *ir.Func, ps paramSink, arg *value) {
+	hops := append([]report.Related{c.rel(x.Pos, "passed to "+shortName(fn))}, ps.hops...)
+	if missing(arg, ps.param.path) {
+		// Reported at the call that leaves the key out: each such
+		// caller is a place to fix.
+		o := *ps.fallback
+		o.unless = nil
+		at := &sinkSite{file: c.file(), pos: x.Pos, what: shortName(fn) + " is given no key here and draws its own", fn: c.fn}
+		hops = append([]report.Related{{File: ps.site.file, Line: ps.site.pos.Line, Column: ps.site.pos.Col, Message: "used as idempotency key: " + ps.site.what}}, hops...)
+		c.judge(&value{origins: []*origin{&o}}, at, hops, ps.persisted)
+		return
+	}
+	if g := c.passedOn(selectPath(arg, ps.param.path)); g != nil {
+		o := *ps.fallback
+		o.unless = g
+		c.judge(&value{origins: []*origin{&o}}, ps.site, hops, ps.persisted)
+	}
+}
+
+// settleFallbacks rewrites the fallbacks of fn among a call's result
+// origins in terms of the call's arguments: taken when the argument is
+// missing, gone when it is there, and the caller's own fallback when the
+// argument is the caller's parameter.
+func (c *ctx) settleFallbacks(origins []*origin, fn *ir.Func, args []*value) []*origin {
+	var out []*origin
+	for _, o := range origins {
+		g := o.unless
+		if g == nil || g.fn != fn || len(g.params) == 0 {
+			out = append(out, o)
+			continue
+		}
+		var passed []*value
+		absentAll := true
+		for _, p := range g.params {
+			var a *value
+			if p.i < len(args) {
+				a = args[p.i]
+			}
+			if !missing(a, p.path) {
+				absentAll = false
+				passed = append(passed, selectPath(a, p.path))
+			}
+		}
+		cp := *o
+		switch {
+		case absentAll:
+			cp.unless = nil
+		case len(passed) == 1 && c.passedOn(passed[0]) != nil:
+			cp.unless = c.passedOn(passed[0])
+		default:
+			continue // the caller's key is used
+		}
+		out = append(out, &cp)
+	}
+	return out
+}
+
+// missing reports an argument certainly not handed in: not passed, None,
+// null or undefined, or a field an object built here lacks.
+func missing(arg *value, path string) bool {
+	if arg == nil {
+		return true
+	}
+	if path == "" {
+		return arg.none
+	}
+	if absent(arg, path) {
+		return true
+	}
+	v := selectPath(arg, path)
+	return v == nil || v.none
+}
