@@ -141,6 +141,14 @@ var pythonTables = Tables{
 		{Package: "yookassa", Function: "(Payment|Payout)\\.create", Kind: "create", Key: 2},
 		{Package: "yookassa", Function: "Refund\\.create", Kind: "refund", Key: 2},
 		{Package: "yookassa", Function: "Payment\\.capture", Kind: "capture", Key: 3},
+		// aioyookassa: client.payments.create_payment(params); it takes
+		// no key at all and draws an Idempotence-Key per call, so every
+		// call is keyless.
+		{Package: "aioyookassa", Function: "(.*\\.)?payments\\.create_payment", Field: "payment_method_id", Kind: "create"},
+		{Package: "aioyookassa", Function: "(.*\\.)?payments\\.create_payment", Field: "confirmation", Kind: "harmless"},
+		{Package: "aioyookassa", Function: "(.*\\.)?(payments\\.create_payment|payouts\\.create_payout)", Kind: "create"},
+		{Package: "aioyookassa", Function: "(.*\\.)?refunds\\.create_refund", Kind: "refund"},
+		{Package: "aioyookassa", Function: "(.*\\.)?payments\\.capture_payment", Kind: "capture"},
 	},
 		// Square (squareup; square or square.client): the key is the body's
 		// idempotency_key.

@@ -3,6 +3,7 @@
 # vs the same call with a key, one that moves no money, or one only an
 # HTTP route or a script reaches.
 import stripe
+from aioyookassa import YooKassa
 from celery import shared_task
 from django.core.management.base import BaseCommand
 from flask import Flask, request
@@ -144,3 +145,24 @@ def refund_without_key(charge_id, cents):
 @shared_task
 def refund_with_key(charge_id, cents, intent_key):
     refund_charge(charge_id, cents, idempotency_key=f"refund-{intent_key}")
+
+
+# case: rule/IDEM002 finding
+async def renew_saved_card(sub):
+    # aioyookassa takes no key and draws one per call: the next run of the
+    # job charges the saved card again.
+    async with YooKassa(api_key="k", shop_id=1) as client:
+        await client.payments.create_payment({"amount": {"value": sub.price, "currency": "RUB"}, "capture": True,  # want IDEM002
+                                              "payment_method_id": sub.method_id})
+
+
+# case: rule/IDEM002 silent
+async def checkout_link(sub):
+    async with YooKassa(api_key="k", shop_id=1) as client:
+        await client.payments.create_payment({"amount": {"value": sub.price, "currency": "RUB"},
+                                              "confirmation": {"type": "redirect", "return_url": "https://x.example"}})
+
+
+def start_jobs(scheduler):
+    scheduler.add_job(renew_saved_card, "interval", hours=1)
+    scheduler.add_job(checkout_link, "interval", hours=1)
