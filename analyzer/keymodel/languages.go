@@ -205,6 +205,11 @@ var pythonTables = Tables{
 		{Package: "django.views", Function: ".+", Kind: "route"},
 		{Package: "flask.views", Function: ".+", Kind: "route"},
 		{Package: "starlette.endpoints", Function: ".+", Kind: "route"},
+		// Registered by a function the framework's module gives, whatever
+		// the path looks like (Receiver "-": a function, not a base):
+		// Django's urlpatterns.
+		{Package: "django.urls", Function: "path|re_path", Receiver: "-", Kind: "route"},
+		{Package: "django.conf.urls", Function: "url", Receiver: "-", Kind: "route"},
 		// A polling consumer: the function that calls a client's read of a broker (SQS,
 		// Kafka, a RabbitMQ get, a Redis stream or list) handles what a
 		// redelivery brings again.

@@ -3,6 +3,7 @@ package flow
 import (
 	"strings"
 
+	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
 
@@ -73,9 +74,31 @@ func (e *engine) baseEntryKind(fi *fileInfo, b ir.Expr) string {
 	if bv.chain != "" {
 		full += "." + bv.chain
 	}
-	for _, p := range fi.tables.Entries {
+	return packageEntryKind(fi.tables.Entries, full, false)
+}
+
+// registrarKind is the kind of entry a call of x registers, when x is a
+// function a module gives for it (Entries with a package and Receiver
+// "-": Django's django.urls.path); "" otherwise.
+func (e *engine) registrarKind(fi *fileInfo, x ir.Expr) string {
+	switch x.(type) {
+	case *ir.Name, *ir.Attr:
+	default:
+		return ""
+	}
+	v := e.moduleCtx(fi).eval(x)
+	if v.mod == "" || v.chain == "" {
+		return ""
+	}
+	return packageEntryKind(fi.tables.Entries, v.mod+"."+v.chain, true)
+}
+
+// packageEntryKind matches full (module.member) against the Entries with
+// a package: the registering functions (Receiver "-") or the base classes.
+func packageEntryKind(entries []config.Pattern, full string, registrar bool) string {
+	for _, p := range entries {
 		rest, ok := strings.CutPrefix(full, p.Package+".")
-		if p.Package != "" && ok && p.FunctionPattern() != nil && p.FunctionPattern().MatchString(rest) {
+		if p.Package != "" && ok && (p.Receiver == "-") == registrar && p.FunctionPattern() != nil && p.FunctionPattern().MatchString(rest) {
 			return p.Kind
 		}
 	}
@@ -101,10 +124,16 @@ func (e *engine) registrations(fi *fileInfo, fn *ir.Func, stmts []ir.Stmt) {
 			return
 		}
 		kind := e.entryKind(fi, calleeName(c))
+		byModule := false
+		if kind == "" {
+			// Known by the module it comes from (django.urls.path): its
+			// paths need not start with a slash.
+			kind, byModule = e.registrarKind(fi, c.Fun), true
+		}
 		if kind == "" {
 			return
 		}
-		if kind == "route" && !routeCall(c) {
+		if kind == "route" && !byModule && !routeCall(c) {
 			return
 		}
 		if kind == "procedure" {
@@ -218,7 +247,17 @@ func (e *engine) callbackFunc(fi *fileInfo, fn *ir.Func, x ir.Expr) *ir.Func {
 			return fi.methods[fn.Class+"."+x.Name]
 		}
 	}
-	return e.boundFunc(fi, x, 0)
+	if f := e.boundFunc(fi, x, 0); f != nil {
+		return f
+	}
+	if _, ok := x.(*ir.Attr); ok {
+		// A member of a submodule of an imported package
+		// (views.topup.top_up): as the module's values resolve it.
+		if v := e.moduleCtx(fi).eval(x); v.fn != nil && !v.fn.IsClass {
+			return v.fn
+		}
+	}
+	return nil
 }
 
 // boundFunc resolves a callback that names a module-level binding, here
