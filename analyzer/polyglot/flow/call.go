@@ -139,6 +139,20 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 		for i, kv := range x.Kwargs {
 			obj.fields[kv.Key] = kwargs[i]
 		}
+		if fields := c.e.constructorArgs(fi, fn.Class); len(fields) > 0 {
+			// DocKey("payment_intent", name): the fields the constructor
+			// sets to its parameters hold the arguments.
+			ctor := fi.methods[fn.Class+".__init__"]
+			if ctor == nil {
+				ctor = fi.methods[fn.Class+".constructor"]
+			}
+			bound := c.bind(ctor, obj, args, x.Kwargs, kwargs)
+			for field, i := range fields {
+				if i < len(bound) && bound[i] != nil && bound[i] != obj {
+					obj.fields[field] = bound[i]
+				}
+			}
+		}
 		if len(x.Kwargs) == 0 && len(args) == 1 && len(args[0].fields) > 0 {
 			for k, f := range args[0].fields {
 				obj.fields[k] = f
@@ -278,6 +292,9 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 			}
 		}
 	}
+	if out.digest != "" && len(v.digestBeside) > 0 {
+		out.digest, out.digestBeside = c.besideDigest(v, args)
+	}
 	if len(v.fields) > 0 && depth < 4 {
 		out.fields = make(map[string]*value, len(v.fields))
 		for k, f := range v.fields {
@@ -285,6 +302,28 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 		}
 	}
 	return &out
+}
+
+// besideDigest settles, at a call, the parts written beside a digest that
+// the callee's parameters stand for: a constant argument keeps the digest
+// bare; one the caller's own parameter stands for stays open; any other
+// varies, and the key is a composite.
+func (c *ctx) besideDigest(v *value, args []*value) (string, []paramRef) {
+	var open []paramRef
+	for _, p := range v.digestBeside {
+		var a *value
+		if p.i < len(args) {
+			a = selectPath(args[p.i], p.path)
+		}
+		switch {
+		case constant(a):
+		case len(a.origins) == 0 && len(a.params) > 0 && a.digest == "":
+			open = mergeParams(open, a.params)
+		default:
+			return "", nil
+		}
+	}
+	return v.digest, open
 }
 
 // applySinks reports the arguments that reach a key sink inside the
@@ -856,7 +895,7 @@ func (c *ctx) reportProperties(v *value, site *sinkSite, hops []report.Related) 
 	if v.payload != "" {
 		c.e.report("IDEM004", site.file, site.pos, fmt.Sprintf("whole payload serialized into the idempotency key (%s) by %s: the key changes whenever the payload gains a field; serialize an explicit field list with a rules version", site.what, v.payload), reverse(hops))
 	}
-	if v.digest != "" {
+	if v.digest != "" && len(v.digestBeside) == 0 {
 		c.e.report("IDEM005", site.file, site.pos, fmt.Sprintf("the idempotency key (%s) is a bare %s digest with no secret: anyone can recompute it from the fields; use HMAC-SHA256 with a secret from the environment", site.what, v.digest), reverse(hops))
 	}
 }

@@ -38,7 +38,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, bases: map[*ir.Func]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -68,6 +68,7 @@ type engine struct {
 	seen     map[string]bool
 	outer    map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
 	instance map[classRef]map[string]*value // instanceFields, once per class
+	ctorArgs map[classRef]map[string]int    // constructorArgs, with instanceFields
 	bases    map[*ir.Func]*value            // sdkBase, once per class
 
 	// For IDEM002: the acting SDK calls without a key, who calls each
@@ -347,12 +348,16 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 	c.env["this"] = self
 	c.block(ctor.Body)
 	var fs map[string]*value
+	args := map[string]int{}
 	for _, name := range []string{"self", "this"} {
 		v := c.env[name]
 		if v == nil {
 			continue
 		}
 		for k, f := range v.fields {
+			if isParam(f) && len(f.params) == 1 && f.params[0].path == "" {
+				args[k] = f.params[0].i // self.document = document
+			}
 			if known := knownField(f); known != nil {
 				if fs == nil {
 					fs = map[string]*value{}
@@ -362,7 +367,15 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 		}
 	}
 	e.instance[ref] = fs
+	e.ctorArgs[ref] = args
 	return fs
+}
+
+// constructorArgs are the fields a class's constructor sets to one of its
+// parameters as it is (self.document = document), by parameter index.
+func (e *engine) constructorArgs(fi *fileInfo, class string) map[string]int {
+	e.instanceFields(fi, class)
+	return e.ctorArgs[classRef{fi.f, class}]
 }
 
 // knownField is what a method can know of a field the constructor

@@ -516,11 +516,12 @@ func isGlobal(v *value) bool {
 // str evaluates string building: the taint of every part; the constant
 // value when every part is constant (SQL assembled from literals).
 func (c *ctx) str(x *ir.Str) *value {
-	var vs []*value
+	var vs, raw []*value
 	var b strings.Builder
 	allConst := true
 	for _, p := range x.Parts {
 		v := c.eval(p)
+		raw = append(raw, v)
 		vs = append(vs, whole(v))
 		if v.hasStr {
 			b.WriteString(v.str)
@@ -531,7 +532,67 @@ func (c *ctx) str(x *ir.Str) *value {
 	}
 	v := union(vs...)
 	v.str, v.hasStr = b.String(), allConst || looksSQL(b.String())
+	if v.digest != "" {
+		// order-{id}-{sha256(items)[:12]}: a composite key whose digest
+		// shortens one part is not a bare digest. A part that is a
+		// parameter is known at the call: a constant there ("charge:")
+		// adds nothing anyone could not guess.
+		readable, beside := readableParts(parts(raw))
+		if readable {
+			v.digest = ""
+		}
+		v.digestBeside = beside
+	}
 	return v
+}
+
+// parts is vs with the elements of a list literal (joined) one by one.
+func parts(vs []*value) []*value {
+	var out []*value
+	for _, p := range vs {
+		if p != nil && p.local && len(p.fields) > 0 {
+			for _, f := range p.fields {
+				out = append(out, parts([]*value{f})...)
+			}
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// readableParts reports whether a part beside a digest varies and is no
+// digest (a field, a row's column, a value drawn here), and which
+// parameters stand for parts the caller decides.
+func readableParts(ps []*value) (readable bool, beside []paramRef) {
+	for _, p := range ps {
+		if p == nil || p.digest != "" || p.hasStr || p.none {
+			continue
+		}
+		if len(p.origins) == 0 && len(p.params) > 0 {
+			beside = mergeParams(beside, p.params)
+			continue
+		}
+		readable = true
+	}
+	return readable, beside
+}
+
+// constant reports a value known when written: a string, None, or a list
+// of them.
+func constant(v *value) bool {
+	if v == nil || v.hasStr || v.none {
+		return true
+	}
+	if v.local && len(v.fields) > 0 && len(v.origins) == 0 && len(v.params) == 0 {
+		for _, f := range v.fields {
+			if !constant(f) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 var sqlStart = regexp.MustCompile(`(?is)^\s*(select|insert|update|delete|with|merge|replace|upsert)\b`)

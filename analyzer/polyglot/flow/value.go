@@ -75,8 +75,12 @@ type value struct {
 	float   bool   // a float is in it (IDEM003)
 	payload string // a whole payload serialized into it (IDEM004): "json.dumps(order)"
 	digest  string // a bare digest of it (IDEM005): "hashlib.sha256"
-	stable  bool   // read back from the database, or replay-stable
-	header  bool   // the client's own idempotency header, passed through
+	// digestBeside: the parameters written beside the digest in the
+	// string that holds it; a caller's argument that varies makes the key
+	// a composite, not a bare digest.
+	digestBeside []paramRef
+	stable       bool // read back from the database, or replay-stable
+	header       bool // the client's own idempotency header, passed through
 
 	str    string // its constant string value, when known
 	hasStr bool
@@ -191,8 +195,10 @@ func merge(a, b *value) *value {
 	if out.payload == "" {
 		out.payload = b.payload
 	}
-	if out.digest == "" {
-		out.digest = b.digest
+	if a.digest == "" || b.digest == "" {
+		// A digest on one path only: the other sends what was hashed,
+		// as guessable, so the key is no bare digest.
+		out.digest, out.digestBeside = "", nil
 	}
 	out.stable = a.stable && b.stable
 	out.header = a.header && b.header

@@ -43,6 +43,21 @@ export async function etag(order: { id: string }, blob: string) {
   await fetch(API, { method: "POST", headers: { "If-None-Match": tag, "Idempotency-Key": order.id } });
 }
 
+// case: rule/IDEM005 finding
+export async function prefixedDigest(order: { id: string; phone: string }) {
+  // A constant prefix adds nothing anyone could not guess.
+  const key = `charge:${createHash("sha256").update(`${order.id}:${order.phone}`).digest("hex")}`;
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM005
+}
+
+// case: rule/IDEM005 silent
+export async function compositeKey(bill: { ownerId: string; month: string; reservationIds: string[] }) {
+  // The digest shortens one part of a readable composite key.
+  const digest = createHash("sha256").update(bill.reservationIds.sort().join(",")).digest("hex").slice(0, 12);
+  const key = [bill.ownerId, bill.month, digest].join("-");
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+}
+
 // case: rule/IDEM007 finding
 export async function unscoped(key: string) {
   return pool.query("SELECT response FROM idempotency_keys WHERE idempotency_key = $1", [key]); // want IDEM007
