@@ -315,6 +315,9 @@ var typescriptTables = Tables{
 	},
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(get|post|put|patch|delete|all|route|use)", Kind: "route"},
+		// A controller method's route decorator: NestJS, tsoa,
+		// routing-controllers (@Post("/pay")).
+		{Function: "Get|Post|Put|Patch|Delete|All|Head|Options", Kind: "route"},
 		// tRPC: procedure.input(…).mutation(resolver) answers an HTTP
 		// request ("procedure": a route registered without a path).
 		{Function: ".+\\.mutation", Kind: "procedure"},

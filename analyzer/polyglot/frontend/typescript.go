@@ -325,6 +325,15 @@ func (l *lowerer) tsParams(f *ir.Func, n *sitter.Node) {
 	}
 }
 
+// decorator is the expression of a decorator node: Post("/pay") in
+// @Post("/pay").
+func (l *lowerer) decorator(n *sitter.Node) ir.Expr {
+	if xs := named(n); len(xs) > 0 {
+		return l.tsExpr(xs[0])
+	}
+	return &ir.Other{Pos: pos(n)}
+}
+
 func (l *lowerer) tsFunc(name string, n *sitter.Node) *ir.Func {
 	f := l.newFunc(name, pos(n))
 	saved := l.class
@@ -375,7 +384,14 @@ func (l *lowerer) tsClass(n *sitter.Node) []ir.Stmt {
 	var fieldInits []ir.Stmt
 	var ctor *ir.Func
 	l.enter(c, func() {
+		// A method's decorators (@Post("/pay"), NestJS's and tsoa's
+		// routes) come before it in the class body, or inside it.
+		var decorators []ir.Expr
 		for _, m := range named(n.ChildByFieldName("body")) {
+			if m.Type() == "decorator" {
+				decorators = append(decorators, l.decorator(m))
+				continue
+			}
 			if init := l.classFieldInit(m); init != nil {
 				fieldInits = append(fieldInits, init)
 			}
@@ -384,10 +400,18 @@ func (l *lowerer) tsClass(n *sitter.Node) []ir.Stmt {
 				if mname == "constructor" {
 					ctor = l.tsFunc(mname, m)
 					c.Params, c.Body = ctor.Params, ctor.Body
+					decorators = nil
 					continue
 				}
-				l.tsFunc(mname, m)
+				f := l.tsFunc(mname, m)
+				for _, d := range named(m) {
+					if d.Type() == "decorator" {
+						decorators = append(decorators, l.decorator(d))
+					}
+				}
+				f.Decorators = append(f.Decorators, decorators...)
 			}
+			decorators = nil
 			if fname, fn := classFieldFunc(l, m); fn != nil {
 				l.tsFunc(fname, fn) // handle = async (job) => {…}: a method bound to the instance
 			}
