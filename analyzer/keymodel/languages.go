@@ -39,6 +39,10 @@ type Tables struct {
 	// making one receives a webhook, which its sender retries until it
 	// gets a 2xx, so code it reaches can run again for one event.
 	Webhooks []config.Pattern
+	// Requests are the declared types of an HTTP server's incoming
+	// request (express's Request): a header written on one is read by
+	// this process's own later handlers, and leaves nothing.
+	Requests []config.Pattern
 }
 
 // Stripe's operations that act (IDEM002), per SDK: repeating one without
@@ -215,6 +219,12 @@ var pythonTables = Tables{
 		// redelivery brings again.
 		{Function: ".+\\.(receive_message|receive_messages|basic_get|xreadgroup|brpop|blpop|brpoplpush|blmove|poll|pull)", Kind: "receive"},
 	},
+	Requests: []config.Pattern{
+		{Package: "flask", Function: "Request"},
+		{Package: "starlette.requests", Function: "Request"},
+		{Package: "fastapi", Function: "Request"},
+		{Package: "django.http", Function: "HttpRequest"},
+	},
 	Webhooks: slices.Concat(
 		[]config.Pattern{{Package: "stripe", Function: "(Webhook\\.)?construct_event|WebhookSignature\\.verify_header"}},
 		// Standard Webhooks and its Svix original: the verifier is also
@@ -332,6 +342,12 @@ var typescriptTables = Tables{
 		// method), a RabbitMQ get, a Redis stream or list.
 		{Function: "(.*\\.)?ReceiveMessageCommand|.+\\.(receiveMessage|xreadgroup|brpop|blpop|brpoplpush|blmove)", Kind: "receive"},
 	},
+	Requests: []config.Pattern{
+		{Package: "express", Function: "Request"},
+		{Package: "fastify", Function: "FastifyRequest"},
+		{Package: "koa", Function: "Context|Request|ParameterizedContext"},
+		{Package: "next/server", Function: "NextRequest"},
+	},
 	Webhooks: []config.Pattern{
 		{Package: "stripe", Function: "webhooks\\.(constructEvent|constructEventAsync)"},
 		{Package: "svix", Function: "verify"},
@@ -353,7 +369,7 @@ func builtinTables() map[string]Tables {
 }
 
 func compileTables(t Tables) Tables {
-	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks} {
+	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks, t.Requests} {
 		mustCompileList(list)
 	}
 	return t

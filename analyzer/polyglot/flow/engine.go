@@ -200,6 +200,9 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	}
 	for i, p := range fn.Params {
 		v := &value{params: []paramRef{{i: i}}, rooted: true, consumer: c.entry == "consumer"}
+		if e.incomingRequest(fi, fn.ParamTypes[p]) {
+			v.incoming = true
+		}
 		if client := e.sdkInstance(fi, fn.ParamTypes[p]); client != nil {
 			// Declared an SDK's client (stripe: Stripe): what a caller
 			// hands in is one, whether or not the caller is in view.
@@ -271,6 +274,24 @@ func (e *engine) sdkInstance(fi *fileInfo, typ ir.Expr) *value {
 	}
 	c := e.moduleCtx(fi)
 	return sdkClient(c, typ, c.eval(typ))
+}
+
+// incomingRequest reports a declared type that is an HTTP server's
+// incoming request (the language's Requests: express's Request).
+func (e *engine) incomingRequest(fi *fileInfo, typ ir.Expr) bool {
+	if typ == nil {
+		return false
+	}
+	v := e.moduleCtx(fi).eval(typ)
+	if v.mod == "" {
+		return false
+	}
+	for _, p := range fi.tables.Requests {
+		if normModule(p.Package) == v.mod && p.FunctionPattern() != nil && p.FunctionPattern().MatchString(v.chain) {
+			return true
+		}
+	}
+	return false
 }
 
 // sdkClient is what constructing the class x names makes, when x's value

@@ -202,7 +202,8 @@ func (c *ctx) store(target ir.Expr, v *value, p ir.Pos) {
 // is a sink; a field of a local dict or object is remembered.
 func (c *ctx) storeField(objX ir.Expr, name string, v *value, p ir.Pos) {
 	if at, ok := objX.(*ir.Attr); ok && keyname.Normalize(at.Name) == "headers" && c.e.prog.Model.Headers.Match(name) {
-		if _, local := c.localDict(at.X); !local {
+		if _, local := c.localDict(at.X); !local && !c.eval(at.X).incoming {
+			// The request this process answers keeps the header here.
 			c.sink(v, p, "header "+name, nil)
 		}
 	}

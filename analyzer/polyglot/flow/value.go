@@ -117,6 +117,9 @@ type value struct {
 	path     string
 	rooted   bool
 	consumer bool // the root is a parameter of a registered consumer
+	// incoming: the root is a parameter declared of an HTTP server's
+	// request type (the request this process is answering).
+	incoming bool
 
 	// computed: made from other values (string building, operators, a
 	// call's result), not one handed in as it is.
@@ -273,7 +276,7 @@ func field(v *value, name string) *value {
 	if f, ok := v.fields[name]; ok {
 		return f
 	}
-	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer, computed: v.computed}
+	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer, incoming: v.incoming, computed: v.computed}
 	// A field not among those set here: the value's own taint (an
 	// inserted row's generated id), not its siblings'.
 	for _, p := range v.params {
