@@ -219,8 +219,13 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 			// this.client = new Stripe(key)).
 			fields = e.instanceFields(fi, fn.Class)
 		}
-		if self, ok := c.env["self"]; ok && fn.Params[0] == "self" && len(fields) > 0 {
-			self.fields = maps.Clone(fields) // the other fields stay paths of the receiver
+		if self, ok := c.env["self"]; ok && fn.Params[0] == "self" {
+			// self.get_auth_header(): a method of the class, called on
+			// the receiver.
+			self.class, self.classFile = fn.Class, fi.f
+			if len(fields) > 0 {
+				self.fields = maps.Clone(fields) // the other fields stay paths of the receiver
+			}
 		}
 		if _, ok := c.env["this"]; !ok {
 			c.env["this"] = &value{class: fn.Class, fields: maps.Clone(fields)}
