@@ -6,6 +6,7 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/idemcheck/idemcheck/analyzer/driver"
 	"github.com/idemcheck/idemcheck/analyzer/suite"
@@ -18,6 +19,13 @@ import (
 var version, commit, date string
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// A run's heap is its trees and summaries, alive until it
+		// ends: collecting at 4× the live heap instead of 2× spends a
+		// fifth less CPU on a 50k-line TypeScript tree for ~40% more
+		// memory (156 → 220 MB).
+		debug.SetGCPercent(400)
+	}
 	// `go vet -vettool=$(command -v idemcheck)` (and `idemcheck lint`,
 	// which drives go vet) call back with the unitchecker protocol.
 	if driver.IsVetToolInvocation(os.Args[1:]) {
