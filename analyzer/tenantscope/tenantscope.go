@@ -1,14 +1,10 @@
 package tenantscope
 
 import (
-	"fmt"
-	"strings"
-
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/idemcheck/idemcheck/analyzer/config"
 	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/sqlquery"
@@ -50,76 +46,11 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range sqlquery.Funcs(pass, ins) {
 		for _, q := range f.Queries {
 			for _, stmt := range sqlquery.Statements(q.SQL) {
-				reportUpserts(rep, cfg, q, stmt, resolve)
-				for _, l := range sqlquery.Lookups(stmt) {
-					if !sqlquery.IsIdempotencyTable(cfg, l.Table) {
-						continue
-					}
-					keyCol := unscopedKeyColumn(cfg, l.Where)
-					if keyCol == "" {
-						continue
-					}
-					rep.Report(q.Call.Pos(), fmt.Sprintf(
-						"%s on %s filters by %s without a tenant column: keys are unique only per tenant, so this can match another tenant's record; add tenant_id to the where clause and the primary key",
-						l.Kind, l.Table, keyCol))
+				for _, msg := range sqlquery.Unscoped(cfg, stmt, resolve) {
+					rep.Report(q.Call.Pos(), msg)
 				}
 			}
 		}
 	}
 	return nil, nil
-}
-
-// reportUpserts reports an upsert into an idempotency table whose conflict
-// target has the key but no tenant column: a key another tenant already
-// used updates that tenant's row (and RETURNING hands it back), or, with
-// DO NOTHING, turns this tenant's insert into a no-op, so its request is
-// taken for a duplicate. A target named by constraint counts when the
-// constraint's definition is in the package; otherwise it is not reported.
-func reportUpserts(rep *emit.Reporter, cfg *config.Config, q sqlquery.Query, stmt string, resolve func(string) ([]string, bool)) {
-	for _, u := range upserts(stmt) {
-		if !sqlquery.IsIdempotencyTable(cfg, u.table) {
-			continue
-		}
-		cols := u.conflict
-		target := "(" + strings.Join(cols, ", ") + ")"
-		if u.constraint != "" {
-			var ok bool
-			if cols, ok = resolve(u.constraint); !ok {
-				continue // defined elsewhere: no guess
-			}
-			target = "on constraint " + u.constraint + " (" + strings.Join(cols, ", ") + ")"
-		}
-		keyCol := unscopedKeyColumn(cfg, cols)
-		if keyCol == "" {
-			continue
-		}
-		var effect string
-		switch {
-		case u.action == "nothing":
-			effect = "turns this insert into a no-op, so this tenant's request is taken for a duplicate"
-		case u.returning:
-			effect = "updates that tenant's record and returns it"
-		default:
-			effect = "overwrites that tenant's record"
-		}
-		rep.Report(q.Call.Pos(), fmt.Sprintf(
-			"insert on %s with on conflict %s do %s has no tenant column in the conflict target: a key another tenant used %s; add tenant_id to the conflict target and the unique key",
-			u.table, target, u.action, effect))
-	}
-}
-
-// unscopedKeyColumn returns the first key column among cols when none of
-// them is a tenant column, and "" otherwise: a match on such columns can
-// find another tenant's record.
-func unscopedKeyColumn(cfg *config.Config, cols []string) string {
-	keyCol := ""
-	for _, col := range cols {
-		if sqlquery.IsTenantColumn(cfg, col) {
-			return ""
-		}
-		if keyCol == "" && sqlquery.IsKeyColumn(col) {
-			keyCol = col
-		}
-	}
-	return keyCol
 }

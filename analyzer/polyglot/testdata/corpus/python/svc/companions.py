@@ -64,3 +64,13 @@ def unscoped_lookup(cur, key):
 def scoped_lookup(cur, tenant, key):
     cur.execute("SELECT response FROM idempotency_keys WHERE tenant_id = %s AND idempotency_key = %s", (tenant, key))
     return cur.fetchone()
+
+
+# case: rule/IDEM007 finding
+def claim_unscoped(cur, key):
+    cur.execute("INSERT INTO idempotency_keys (key, response) VALUES (%s, NULL) ON CONFLICT (key) DO NOTHING", (key,))  # want IDEM007
+
+
+# case: rule/IDEM007 silent
+def claim_scoped(cur, tenant_id, key):
+    cur.execute("INSERT INTO idempotency_keys (tenant_id, key, response) VALUES (%s, %s, NULL) ON CONFLICT (tenant_id, key) DO NOTHING", (tenant_id, key))

@@ -67,3 +67,13 @@ export async function unscoped(key: string) {
 export async function scoped(tenant: string, key: string) {
   return pool.query("SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND idempotency_key = $2", [tenant, key]);
 }
+
+// case: rule/IDEM007 finding
+export async function claimUnscoped(key: string) {
+  await pool.query("INSERT INTO idempotency_keys (key, response) VALUES ($1, NULL) ON CONFLICT (key) DO UPDATE SET response = NULL RETURNING *", [key]); // want IDEM007
+}
+
+// case: rule/IDEM007 silent
+export async function claimScoped(merchantId: string, key: string) {
+  await pool.query("INSERT INTO idempotency_keys (merchant_id, key) VALUES ($1, $2) ON CONFLICT (merchant_id, key) DO NOTHING", [merchantId, key]);
+}
