@@ -208,6 +208,10 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 			// hands in is one, whether or not the caller is in view.
 			client.params, client.rooted, client.consumer = v.params, true, v.consumer
 			v = client
+		} else if class, file := e.projectClass(fi, fn.ParamTypes[p]); class != "" {
+			// Declared of a project class (payments: PaymentService, as
+			// dependency injection hands it in): its methods are known.
+			v.class, v.classFile = class, file
 		}
 		c.env[p] = v
 	}
@@ -279,6 +283,23 @@ func (e *engine) sdkInstance(fi *fileInfo, typ ir.Expr) *value {
 	}
 	c := e.moduleCtx(fi)
 	return sdkClient(c, typ, c.eval(typ))
+}
+
+// projectClass is the project class a declared type names, and the file
+// that defines it; "" when the type is no project class.
+func (e *engine) projectClass(fi *fileInfo, typ ir.Expr) (string, *ir.File) {
+	if typ == nil {
+		return "", nil
+	}
+	v := e.moduleCtx(fi).eval(typ)
+	if v.fn == nil || !v.fn.IsClass {
+		return "", nil
+	}
+	f := v.file
+	if f == nil {
+		f = fi.f
+	}
+	return v.fn.Class, f
 }
 
 // incomingRequest reports a declared type that is an HTTP server's
@@ -366,6 +387,9 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 	c.quiet = true
 	for i, p := range ctor.Params {
 		c.env[p] = &value{params: []paramRef{{i: i}}, rooted: true}
+		if class, file := e.projectClass(fi, ctor.ParamTypes[p]); class != "" {
+			c.env[p].class, c.env[p].classFile = class, file
+		}
 	}
 	self := &value{class: class, fields: map[string]*value{}}
 	if len(ctor.Params) > 0 && ctor.Params[0] == "self" {

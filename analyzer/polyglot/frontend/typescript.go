@@ -315,6 +315,12 @@ func (l *lowerer) tsParams(f *ir.Func, n *sitter.Node) {
 		case "identifier", "this":
 			f.Params = append(f.Params, l.text(pat))
 			f.SetParamType(l.text(pat), l.tsNamedType(p.ChildByFieldName("type")))
+			if parameterProperty(p) {
+				// constructor(private readonly payments: PaymentService):
+				// the parameter is also stored on the instance.
+				at := pos(pat)
+				f.Body = append(f.Body, &ir.Assign{Target: &ir.Attr{X: &ir.Name{ID: "this", Pos: at}, Name: l.text(pat), Pos: at}, Value: &ir.Name{ID: l.text(pat), Pos: at}, Pos: at})
+			}
 		case "object_pattern", "array_pattern":
 			tmp := l.fresh()
 			f.Params = append(f.Params, tmp)
@@ -323,6 +329,18 @@ func (l *lowerer) tsParams(f *ir.Func, n *sitter.Node) {
 			f.Params = append(f.Params, l.fresh())
 		}
 	}
+}
+
+// parameterProperty reports a constructor parameter declared with an
+// accessibility or readonly modifier, which TypeScript also makes a field.
+func parameterProperty(p *sitter.Node) bool {
+	for i := 0; i < int(p.ChildCount()); i++ {
+		switch p.Child(i).Type() {
+		case "accessibility_modifier", "readonly", "override_modifier":
+			return true
+		}
+	}
+	return false
 }
 
 // decorator is the expression of a decorator node: Post("/pay") in

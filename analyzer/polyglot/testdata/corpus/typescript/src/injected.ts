@@ -1,0 +1,36 @@
+// Services handed in by dependency injection: a constructor parameter
+// declared of a project class, stored by its parameter property. Its
+// methods are followed, not taken for a call that leaves the process.
+import { randomUUID } from "crypto";
+import { Pool } from "pg";
+
+const pool = new Pool();
+
+export class Outbox {
+  async enqueue(kind: string, options: { idempotencyKey: string }) {
+    // The key is written with the row, in the same transaction; the
+    // dispatcher sends the stored key on every retry.
+    await pool.query("INSERT INTO outbox (kind, idem_key) VALUES ($1, $2)", [kind, options.idempotencyKey]);
+  }
+}
+
+export class Gateway {
+  async charge(cents: number, key: string) {
+    await fetch("https://api.provider.example/charges", { method: "POST", headers: { "Idempotency-Key": key }, body: JSON.stringify({ cents }) }); // want IDEM001
+  }
+}
+
+export class SignupService {
+  constructor(private readonly outbox: Outbox, private readonly gateway: Gateway) {}
+
+  // case: flow/injected-service silent
+  async sendWelcome(userId: string) {
+    await this.outbox.enqueue("welcome", { idempotencyKey: `welcome/${userId}/${randomUUID()}` });
+  }
+
+  // case: flow/injected-service finding
+  async chargeSignupFee(userId: string) {
+    // Reported where the key is sent, with this call among the hops.
+    await this.gateway.charge(500, randomUUID());
+  }
+}
