@@ -42,6 +42,7 @@ func (c *ctx) call(x *ir.Call) *value {
 		kwargs[i] = c.eval(kv.Value)
 	}
 	c.inlineCallbacks(x)
+	c.handOn(x, args, kwargs)
 	switch {
 	case callee.fn != nil:
 		return c.callProject(x, callee, recv, args, kwargs)
@@ -58,6 +59,29 @@ func (c *ctx) call(x *ir.Call) *value {
 	// a callback): its result is made of it and its arguments.
 	vs := append([]*value{callee}, args...)
 	return union(append(vs, kwargs...)...)
+}
+
+// handOn records the project functions a call is handed (a thread's
+// target, a task submitted) and, for a call through a table of handlers
+// by a key not known here (self.commands[kind](msg)), every handler in
+// the table: this function may run each of them.
+func (c *ctx) handOn(x *ir.Call, args, kwargs []*value) {
+	for _, vs := range [][]*value{args, kwargs} {
+		for _, v := range vs {
+			if v != nil && v.fn != nil && !v.fn.IsClass {
+				c.e.handedTo[v.fn] = append(c.e.handedTo[v.fn], c.fn)
+			}
+		}
+	}
+	ix, ok := x.Fun.(*ir.Index)
+	if !ok {
+		return
+	}
+	if table := c.eval(ix.X); handlerTable(table) {
+		for _, f := range table.fields {
+			c.e.handedTo[f.fn] = append(c.e.handedTo[f.fn], c.fn)
+		}
+	}
 }
 
 // operation is the first of the tables' operations the call matches. An

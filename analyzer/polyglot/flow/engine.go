@@ -38,7 +38,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -76,7 +76,12 @@ type engine struct {
 	keyless       []keylessWrite
 	keyFromCaller map[*ir.Func][]keyFromCaller
 	callers       map[*ir.Func][]*ir.Func
-	webhook       map[*ir.Func]bool
+	// handedTo: the functions that hand a project function to a call
+	// (threading.Thread(target=self.work), executor.submit(job)) or call
+	// it through a table of handlers (self.commands[kind](msg)): they may
+	// run it, with arguments this engine does not bind.
+	handedTo map[*ir.Func][]*ir.Func
+	webhook  map[*ir.Func]bool
 	// Method calls whose receiver could not be resolved
 	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
 	// method name.
@@ -428,13 +433,27 @@ func (e *engine) constructorArgs(fi *fileInfo, class string) map[string]int {
 	return e.ctorArgs[classRef{fi.f, class}]
 }
 
+// handlerTable reports a dict or object literal of project functions
+// ({"charge_user": self.charge_user}): a table of handlers.
+func handlerTable(v *value) bool {
+	if v == nil || !v.local || len(v.fields) == 0 {
+		return false
+	}
+	for _, f := range v.fields {
+		if f == nil || f.fn == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // knownField is what a method can know of a field the constructor
 // stored: a module or SDK client, a project function or object, a
 // per-attempt origin, a stable or constant value. A field made only of the
 // constructor's arguments is nil: the method reads it as a field of its
 // receiver, which a call binds.
 func knownField(f *value) *value {
-	if f == nil || f.mod == "" && !f.isMod && f.fn == nil && f.class == "" && len(f.origins) == 0 && !f.stable && !f.hasStr {
+	if f == nil || f.mod == "" && !f.isMod && f.fn == nil && f.class == "" && len(f.origins) == 0 && !f.stable && !f.hasStr && !handlerTable(f) {
 		return nil
 	}
 	cp := *f

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
@@ -216,16 +217,22 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 			return true
 		}
 	}
+	callers := slices.Concat(e.callers[fn], e.handedTo[fn])
 	switch e.entryOf(fn) {
 	case "consumer":
 		return true
-	case "route", "script":
+	case "route":
 		return false
+	case "script":
+		if len(callers) == 0 {
+			return false // run by hand
+		}
+		// A method of a command class that the command's own consumer
+		// runs (a broker loop in a management command): as its callers.
 	}
 	if fn.Name == "<module>" {
 		return false
 	}
-	callers := e.callers[fn]
 	if len(callers) == 0 && fn.Class != "" && !fn.IsClass {
 		callers = e.instanceCallers(fn)
 	}
