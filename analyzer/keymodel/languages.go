@@ -145,6 +145,11 @@ var pythonTables = Tables{
 		{Package: "yookassa", Function: "(Payment|Payout)\\.create", Kind: "create", Key: 2},
 		{Package: "yookassa", Function: "Refund\\.create", Kind: "refund", Key: 2},
 		{Package: "yookassa", Function: "Payment\\.capture", Kind: "capture", Key: 3},
+		// GoCardless (gocardless_pro): client.payments.create(params=…,
+		// headers={"Idempotency-Key": key}); the SDK draws a key per
+		// call when none is given.
+		{Package: "gocardless_pro", Function: "(.*\\.)?(payments|instalment_schedules)\\.create", Kind: "charge"},
+		{Package: "gocardless_pro", Function: "(.*\\.)?refunds\\.create", Kind: "refund"},
 		// aioyookassa: client.payments.create_payment(params); it takes
 		// no key at all and draws an Idempotence-Key per call, so every
 		// call is keyless.
@@ -291,6 +296,10 @@ var typescriptTables = Tables{
 		{Package: "square", Function: "(.*\\.)?(payments\\.create|paymentsApi\\.createPayment)", Kind: "charge"},
 		{Package: "square", Function: "(.*\\.)?(payments\\.complete|paymentsApi\\.completePayment)", Kind: "capture"},
 		{Package: "square", Function: "(.*\\.)?(refunds|refundsApi)\\.refundPayment", Kind: "refund"},
+		// GoCardless (gocardless-nodejs): client.payments.create(params,
+		// idempotencyKey), the key by position.
+		{Package: "gocardless-nodejs", Function: "(.*\\.)?(payments|instalmentSchedules)\\.create", Kind: "charge", Key: 2},
+		{Package: "gocardless-nodejs", Function: "(.*\\.)?refunds\\.create", Kind: "refund", Key: 2},
 		// YooKassa (@a2seven/yoo-checkout): the key is an argument by
 		// position, createPayment(payload, idempotenceKey).
 		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createPayment", Field: "payment_method_id", Kind: "create", Key: 2},

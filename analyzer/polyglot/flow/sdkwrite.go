@@ -84,6 +84,12 @@ func (c *ctx) carriesKey(x *ir.Call, args, kwargs []*value) (bool, []paramRef) {
 			if f := keyField(m.IsKey, kwargs[i], 0); f != nil && key(f) {
 				return true, nil
 			}
+		default:
+			// headers={"Idempotency-Key": key} (gocardless_pro): a
+			// key-named member of a keyword argument.
+			if f := keyField(m.IsKey, kwargs[i], 0); f != nil && key(f) {
+				return true, nil
+			}
 		}
 	}
 	for i, a := range args {

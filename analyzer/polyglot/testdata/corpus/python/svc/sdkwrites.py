@@ -3,6 +3,7 @@
 # vs the same call with a key, one that moves no money, or one only an
 # HTTP route or a script reaches.
 import stripe
+import gocardless_pro
 from aioyookassa import YooKassa
 from celery import shared_task
 from django.core.management.base import BaseCommand
@@ -166,3 +167,19 @@ async def checkout_link(sub):
 def start_jobs(scheduler):
     scheduler.add_job(renew_saved_card, "interval", hours=1)
     scheduler.add_job(checkout_link, "interval", hours=1)
+
+
+# case: rule/IDEM002 finding
+@shared_task
+def collect_mandate(mandate_id, cents):
+    # gocardless_pro draws a key per call when none is given.
+    gc = gocardless_pro.Client(access_token="t", environment="sandbox")
+    gc.payments.create(params={"amount": cents, "currency": "GBP", "links": {"mandate": mandate_id}})  # want IDEM002
+
+
+# case: rule/IDEM002 silent
+@shared_task
+def collect_mandate_keyed(invoice_id, mandate_id, cents):
+    gc = gocardless_pro.Client(access_token="t", environment="sandbox")
+    gc.payments.create(params={"amount": cents, "currency": "GBP", "links": {"mandate": mandate_id}},
+                       headers={"Idempotency-Key": f"invoice-{invoice_id}"})
