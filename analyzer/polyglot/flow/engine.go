@@ -204,7 +204,7 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 		c.outer = e.outerEnv(fi, fn.Parent)
 	}
 	for i, p := range fn.Params {
-		v := &value{params: []paramRef{{i: i}}, rooted: true, consumer: c.entry == "consumer"}
+		v := &value{params: []paramRef{{i: i}}, rooted: true, handedIn: true, consumer: c.entry == "consumer"}
 		if e.incomingRequest(fi, fn.ParamTypes[p]) {
 			v.incoming = true
 		}
@@ -474,7 +474,7 @@ func (e *engine) outerEnv(fi *fileInfo, parent *ir.Func) map[string]*value {
 	c := e.newCtx(fi, parent, nil)
 	c.quiet = true
 	for _, p := range parent.Params {
-		c.env[p] = &value{rooted: true, consumer: c.entry == "consumer"}
+		c.env[p] = &value{rooted: true, handedIn: true, consumer: c.entry == "consumer"}
 	}
 	c.block(parent.Body)
 	e.outer[parent] = c.env

@@ -28,6 +28,9 @@ type guard struct {
 	fn     *ir.Func
 	params []paramRef
 	header bool
+	// enclosing: a parameter of fn not referenced as one (fn's closures
+	// read it): no call binds it, so fn's callers decide as a whole.
+	enclosing bool
 }
 
 // guardOf is the guard that `v or …` puts on the right side: v must be a
@@ -40,10 +43,12 @@ func (c *ctx) guardOf(v *value) *guard {
 	if v.header {
 		return &guard{fn: c.fn, header: true, params: v.params}
 	}
-	if len(v.params) == 0 || v.stable || v.computed {
+	if len(v.params) == 0 && !v.handedIn || v.stable || v.computed {
 		return nil // built here from what was handed in: a key that is there
 	}
-	return &guard{fn: c.fn, params: v.params}
+	// Without parameter references (the parent's parameter, read in the
+	// parent's evaluation for its closures) the callers decide as a whole.
+	return &guard{fn: c.fn, params: v.params, enclosing: len(v.params) == 0}
 }
 
 // passedOn is the guard for an argument that hands on one of this
@@ -119,17 +124,34 @@ func (c *ctx) deferFallback(o *origin, site *sinkSite, hops []report.Related, pe
 	case "consumer":
 		return false // a message without the key is redelivered without it
 	}
-	if g.fn != c.fn {
-		return false
-	}
-	if len(g.params) == 0 {
+	if len(g.params) == 0 && !g.enclosing {
 		return g.header
+	}
+	if g.fn != c.fn || g.enclosing {
+		if !encloses(g.fn, c.fn) {
+			return false
+		}
+		// A closure of the guard's function (retry(() => stripe.…(…,
+		// { idempotencyKey }))): decided as that function's, when no
+		// caller in view reaches it.
+		c.e.orphanFallbacks = append(c.e.orphanFallbacks, orphanFallback{o: o, site: site, hops: hops})
+		return true
 	}
 	for _, p := range g.params {
 		c.addSink(paramSink{param: p, site: site, hops: hops, persisted: persisted, fallback: o})
 	}
 	c.e.orphanFallbacks = append(c.e.orphanFallbacks, orphanFallback{o: o, site: site, hops: hops})
 	return true
+}
+
+// encloses reports whether fn is outer or one of its nested functions.
+func encloses(outer, fn *ir.Func) bool {
+	for f := fn; f != nil; f = f.Parent {
+		if f == outer {
+			return true
+		}
+	}
+	return false
 }
 
 // orphanFallback is a fallback left to the callers of its function.

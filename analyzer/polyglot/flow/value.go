@@ -120,6 +120,10 @@ type value struct {
 	// incoming: the root is a parameter declared of an HTTP server's
 	// request type (the request this process is answering).
 	incoming bool
+	// handedIn: the root is a parameter of the function or of one that
+	// encloses it (a closure reads its parent's parameters without
+	// parameter references).
+	handedIn bool
 
 	// computed: made from other values (string building, operators, a
 	// call's result), not one handed in as it is.
@@ -276,7 +280,7 @@ func field(v *value, name string) *value {
 	if f, ok := v.fields[name]; ok {
 		return f
 	}
-	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer, incoming: v.incoming, computed: v.computed}
+	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer, incoming: v.incoming, handedIn: v.handedIn, computed: v.computed}
 	// A field not among those set here: the value's own taint (an
 	// inserted row's generated id), not its siblings'.
 	for _, p := range v.params {
