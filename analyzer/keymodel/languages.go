@@ -150,15 +150,17 @@ var pythonTables = Tables{
 		// call when none is given.
 		{Package: "gocardless_pro", Function: "(.*\\.)?(payments|instalment_schedules)\\.create", Kind: "charge"},
 		{Package: "gocardless_pro", Function: "(.*\\.)?refunds\\.create", Kind: "refund"},
-		// aioyookassa: client.payments.create_payment(params); it takes
-		// no key at all and draws an Idempotence-Key per call, so every
-		// call is keyless.
-		{Package: "aioyookassa", Function: "(.*\\.)?payments\\.create_payment", Field: "payment_method_id", Kind: "create"},
-		{Package: "aioyookassa", Function: "(.*\\.)?payments\\.create_payment", Field: "confirmation", Kind: "harmless"},
-		{Package: "aioyookassa", Function: "(.*\\.)?(payments\\.create_payment|payouts\\.create_payout)", Kind: "create"},
-		{Package: "aioyookassa", Function: "(.*\\.)?refunds\\.create_refund", Kind: "refund"},
-		{Package: "aioyookassa", Function: "(.*\\.)?payments\\.capture_payment", Kind: "capture"},
 	},
+		// aioyookassa: client.payments.create_payment(params), and the
+		// older client.create_payment(…) on its YooKassa client (imported
+		// from aioyookassa.core.client too); it takes no key and draws
+		// an Idempotence-Key per call, so every call is keyless.
+		inPackages([]string{"aioyookassa", "aioyookassa.core.client"},
+			config.Pattern{Function: "(.*\\.)?(payments\\.)?create_payment", Field: "payment_method_id", Kind: "create"},
+			config.Pattern{Function: "(.*\\.)?(payments\\.)?create_payment", Field: "confirmation", Kind: "harmless"},
+			config.Pattern{Function: "(.*\\.)?((payments\\.)?create_payment|(payouts\\.)?create_payout)", Kind: "create"},
+			config.Pattern{Function: "(.*\\.)?(refunds\\.)?create_refund", Kind: "refund"},
+			config.Pattern{Function: "(.*\\.)?(payments\\.)?capture_payment", Kind: "capture"}),
 		// Square (squareup; square or square.client): the key is the body's
 		// idempotency_key.
 		inPackages([]string{"square", "square.client"},

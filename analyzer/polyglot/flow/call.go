@@ -103,6 +103,21 @@ func (c *ctx) operation(ops []config.Pattern, mod, recvKind, name string, args [
 	return config.Pattern{}, false
 }
 
+// paramsArg is what an operation's Field entries look into: the first
+// argument, or, for a call made with keyword arguments only
+// (create_payment(amount=…, confirmation=…)), those arguments as one
+// object.
+func paramsArg(x *ir.Call, args, kwargs []*value) []*value {
+	if len(args) > 0 || len(kwargs) == 0 {
+		return args
+	}
+	v := &value{fields: map[string]*value{}}
+	for i, kv := range x.Kwargs {
+		v.fields[kv.Key] = kwargs[i]
+	}
+	return []*value{v}
+}
+
 func hasField(v *value, fp *regexp.Regexp) bool {
 	for k := range v.fields {
 		if fp.MatchString(k) {
@@ -492,7 +507,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if recv != nil && recv.stable && recvKind != "" {
 		return &value{stable: true} // a query builder's chain
 	}
-	p, known := c.operation(t.Operations, mod, recvKind, name, args) // an operation the tables name
+	p, known := c.operation(t.Operations, mod, recvKind, name, paramsArg(x, args, kwargs)) // an operation the tables name
 	if known {
 		if keymodel.Acts(p.Kind) {
 			c.sdkWrite(x, p.Kind, args, kwargs) // and on: its key is a sink too

@@ -213,10 +213,10 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 			// hands in is one, whether or not the caller is in view.
 			client.params, client.rooted, client.consumer = v.params, true, v.consumer
 			v = client
-		} else if class, file := e.projectClass(fi, fn.ParamTypes[p]); class != "" {
+		} else if inst := e.projectInstance(fi, fn.ParamTypes[p]); inst != nil {
 			// Declared of a project class (payments: PaymentService, as
 			// dependency injection hands it in): its methods are known.
-			v.class, v.classFile = class, file
+			v.class, v.classFile, v.mod, v.chain = inst.class, inst.classFile, inst.mod, inst.chain
 		}
 		c.env[p] = v
 	}
@@ -290,21 +290,26 @@ func (e *engine) sdkInstance(fi *fileInfo, typ ir.Expr) *value {
 	return sdkClient(c, typ, c.eval(typ))
 }
 
-// projectClass is the project class a declared type names, and the file
-// that defines it; "" when the type is no project class.
-func (e *engine) projectClass(fi *fileInfo, typ ir.Expr) (string, *ir.File) {
+// projectInstance is an instance of the project class a declared type
+// names (its class, and the SDK client it extends, if any: class
+// YooKassa(BaseYooKassa)); nil when the type is no project class.
+func (e *engine) projectInstance(fi *fileInfo, typ ir.Expr) *value {
 	if typ == nil {
-		return "", nil
+		return nil
 	}
 	v := e.moduleCtx(fi).eval(typ)
 	if v.fn == nil || !v.fn.IsClass {
-		return "", nil
+		return nil
 	}
-	f := v.file
-	if f == nil {
-		f = fi.f
+	cfi := e.fileOf(v)
+	if cfi == nil {
+		cfi = fi
 	}
-	return v.fn.Class, f
+	inst := &value{class: v.fn.Class, classFile: cfi.f}
+	if sdk := e.sdkBase(cfi, v.fn); sdk != nil {
+		inst.mod, inst.chain = sdk.mod, sdk.chain
+	}
+	return inst
 }
 
 // incomingRequest reports a declared type that is an HTTP server's
@@ -392,8 +397,8 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 	c.quiet = true
 	for i, p := range ctor.Params {
 		c.env[p] = &value{params: []paramRef{{i: i}}, rooted: true}
-		if class, file := e.projectClass(fi, ctor.ParamTypes[p]); class != "" {
-			c.env[p].class, c.env[p].classFile = class, file
+		if inst := e.projectInstance(fi, ctor.ParamTypes[p]); inst != nil {
+			c.env[p].class, c.env[p].classFile, c.env[p].mod, c.env[p].chain = inst.class, inst.classFile, inst.mod, inst.chain
 		}
 	}
 	self := &value{class: class, fields: map[string]*value{}}

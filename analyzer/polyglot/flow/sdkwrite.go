@@ -223,22 +223,29 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 			return true
 		}
 	}
-	callers := slices.Concat(e.callers[fn], e.handedTo[fn])
 	switch e.entryOf(fn) {
 	case "consumer":
 		return true
 	case "route":
 		return false
 	case "script":
-		if len(callers) == 0 {
-			return false // run by hand
+		// Run by hand, unless the command's own consumer runs it (a
+		// broker loop in a management command hands each message to a
+		// thread or a table of handlers).
+		for _, h := range slices.Concat(e.callers[fn], e.handedTo[fn]) {
+			if e.mayRepeat(h, memo, visiting) {
+				return true
+			}
 		}
-		// A method of a command class that the command's own consumer
-		// runs (a broker loop in a management command): as its callers.
+		return false
 	}
 	if fn.Name == "<module>" {
 		return false
 	}
+	// A function only handed to a library (a scheduler's add_job, a
+	// thread) keeps its callers out of view: the library may run it
+	// again whoever handed it.
+	callers := e.callers[fn]
 	if len(callers) == 0 && fn.Class != "" && !fn.IsClass {
 		callers = e.instanceCallers(fn)
 	}
