@@ -319,6 +319,9 @@ var typescriptTables = Tables{
 		{Package: "prom-client", Function: ".*", Kind: "observe"},
 		{Function: "(logger|log|console)\\..*|debug|info|warn|warning|trace", Receiver: ".+", Kind: "observe"},
 		{Function: "save|insert|values|persist|set|setnx|hset|hsetnx|sadd|insertOne|insertMany|updateOne", Receiver: ".+", Kind: "store"},
+		// An ORM's write by its shape, on a client not followed (a
+		// Prisma client handed in): model.create({ data: { … } }).
+		{Function: "(.*\\.)?(create|createMany|update|updateMany|upsert)", Field: "data|create", Receiver: ".+", Kind: "store"},
 		// Express/Fastify/Koa response writers on the handler's response
 		// parameter: res.status(201).json({…}), reply.send(…).
 		{Function: "status|json|jsonp|send|sendStatus|render|end|code", Receiver: NoModule, Kind: "respond"},

@@ -34,3 +34,22 @@ export class SignupService {
     await this.gateway.charge(500, randomUUID());
   }
 }
+
+type DbClient = { outboxEvent: { create(args: unknown): Promise<unknown> } };
+
+export class OutboxRepository {
+  constructor(private readonly getClient: () => Promise<DbClient>) {}
+
+  // case: sink/orm-write-shape silent
+  async create(kind: string, metadata: { idempotencyKey?: string } = {}) {
+    // A Prisma client handed in: its create({ data }) writes a row.
+    const db = await this.getClient();
+    return db.outboxEvent.create({ data: { kind, idempotencyKey: metadata.idempotencyKey } });
+  }
+}
+
+// case: sink/orm-write-shape finding
+export async function sendTransfer(api: { transfers: { create(args: unknown): Promise<unknown> } }, cents: number) {
+  // The same verb on an API client, with no data wrapper, sends the key.
+  return api.transfers.create({ amount: cents, idempotencyKey: randomUUID() }); // want IDEM001
+}
