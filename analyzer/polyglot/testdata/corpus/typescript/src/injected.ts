@@ -48,6 +48,11 @@ export class OutboxRepository {
   }
 }
 
+export async function enqueueWelcome(repo: OutboxRepository, userId: string) {
+  // The key is stored with the row; the dispatcher sends the stored one.
+  await repo.create("welcome", { idempotencyKey: `welcome/${userId}/${randomUUID()}` });
+}
+
 // case: sink/orm-write-shape finding
 export async function sendTransfer(api: { transfers: { create(args: unknown): Promise<unknown> } }, cents: number) {
   // The same verb on an API client, with no data wrapper, sends the key.
