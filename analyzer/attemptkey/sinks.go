@@ -30,6 +30,21 @@ func structPkg(t types.Type) string {
 	return ""
 }
 
+// holdsData reports whether a field (the type of its address) can hold a
+// key's value: not an interface, a function or a channel, which hold what
+// makes or carries keys (the AWS SDK's IdempotencyTokenProvider).
+func holdsData(addr types.Type) bool {
+	p, ok := addr.Underlying().(*types.Pointer)
+	if !ok {
+		return true
+	}
+	switch p.Elem().Underlying().(type) {
+	case *types.Interface, *types.Signature, *types.Chan:
+		return false
+	}
+	return true
+}
+
 // collectSinks records the key sinks an instruction contains.
 func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 	keys := e.keys
@@ -42,6 +57,9 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		name, tag := fieldOf(fa.X.Type(), fa.Field)
 		pkg := structPkg(fa.X.Type())
 		strong := e.model.SinkField(pkg, name)
+		if !strong && !holdsData(fa.Type()) {
+			return // IdempotencyTokenProvider: what draws keys, not a key
+		}
 		if strong || keys.Match(name) || keys.Match(tag) || keymodel.RecordKeyField(fa.X.Type(), name) {
 			e.sites = append(e.sites, sinkSite{fn: f, instr: in, val: in.Val, pos: firstValid(in.Pos(), fa.Pos(), in.Val.Pos()),
 				desc: "field " + name, weak: !strong, leaves: e.sentByCall(fa)})

@@ -103,3 +103,22 @@ func idempotencyKeyFor(orderID, nonce string) string { return orderID + nonce }
 func keyFunctionCaller(orderID string) string {
 	return idempotencyKeyFor(orderID, uuid.NewString()) // silent since issue 18: returned, never sent
 }
+
+// tokenOptions holds what makes keys (the AWS SDK's options): a provider
+// is no key, whatever its name; the token it would draw is the SDK's.
+type tokenOptions struct {
+	IdempotencyTokenProvider interface{ GetIdempotencyToken() (string, error) }
+	IdempotencyKey           string
+}
+
+type uuidTokens struct{ seed string }
+
+func (u uuidTokens) GetIdempotencyToken() (string, error) { return u.seed, nil } // want GetIdempotencyToken:"summary"
+
+func providerField(o *tokenOptions) {
+	o.IdempotencyTokenProvider = uuidTokens{seed: uuid.NewString()}
+}
+
+func keyField(o *tokenOptions) {
+	o.IdempotencyKey = uuid.NewString() // want `built from uuid\.NewString`
+}
