@@ -24,13 +24,17 @@ const remedy = "derive it from the frozen intent, or persist it before acting an
 // call evaluates a call: a project function through its summary, an
 // external one through the language's tables.
 func (c *ctx) call(x *ir.Call) *value {
-	var recv, callee *value
+	var recv, callee, table *value
 	method := ""
-	if at, ok := x.Fun.(*ir.Attr); ok {
-		recv = c.eval(at.X)
-		method = at.Name
-		callee = c.attr(recv, at.Name, at.Pos)
-	} else {
+	switch f := x.Fun.(type) {
+	case *ir.Attr:
+		recv = c.eval(f.X)
+		method = f.Name
+		callee = c.attr(recv, f.Name, f.Pos)
+	case *ir.Index:
+		table = c.eval(f.X) // self.commands[kind](msg)
+		callee = c.index(f, table)
+	default:
 		callee = c.eval(x.Fun)
 	}
 	args := make([]*value, len(x.Args))
@@ -42,7 +46,7 @@ func (c *ctx) call(x *ir.Call) *value {
 		kwargs[i] = c.eval(kv.Value)
 	}
 	c.inlineCallbacks(x)
-	c.handOn(x, args, kwargs)
+	c.handOn(table, args, kwargs)
 	switch {
 	case callee.fn != nil:
 		return c.callProject(x, callee, recv, args, kwargs)
@@ -65,7 +69,8 @@ func (c *ctx) call(x *ir.Call) *value {
 // target, a task submitted) and, for a call through a table of handlers
 // by a key not known here (self.commands[kind](msg)), every handler in
 // the table: this function may run each of them.
-func (c *ctx) handOn(x *ir.Call, args, kwargs []*value) {
+// table is the value indexed to find the callee, or nil.
+func (c *ctx) handOn(table *value, args, kwargs []*value) {
 	for _, vs := range [][]*value{args, kwargs} {
 		for _, v := range vs {
 			if v != nil && v.fn != nil && !v.fn.IsClass {
@@ -73,11 +78,7 @@ func (c *ctx) handOn(x *ir.Call, args, kwargs []*value) {
 			}
 		}
 	}
-	ix, ok := x.Fun.(*ir.Index)
-	if !ok {
-		return
-	}
-	if table := c.eval(ix.X); handlerTable(table) {
+	if handlerTable(table) {
 		for _, f := range table.fields {
 			c.e.handedTo[f.fn] = append(c.e.handedTo[f.fn], c.fn)
 		}
@@ -181,11 +182,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 		if fields := c.e.constructorArgs(fi, fn.Class); len(fields) > 0 {
 			// DocKey("payment_intent", name): the fields the constructor
 			// sets to its parameters hold the arguments.
-			ctor := fi.methods[fn.Class+".__init__"]
-			if ctor == nil {
-				ctor = fi.methods[fn.Class+".constructor"]
-			}
-			bound := c.bind(ctor, obj, args, x.Kwargs, kwargs)
+			bound := c.bind(fi.constructorOf(fn.Class), obj, args, x.Kwargs, kwargs)
 			for field, i := range fields {
 				if i < len(bound) && bound[i] != nil && bound[i] != obj {
 					obj.fields[field] = bound[i]

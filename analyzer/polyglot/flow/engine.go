@@ -205,15 +205,14 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	}
 	for i, p := range fn.Params {
 		v := &value{params: []paramRef{{i: i}}, rooted: true, handedIn: true, consumer: c.entry == "consumer"}
-		if e.incomingRequest(fi, fn.ParamTypes[p]) {
-			v.incoming = true
-		}
-		if client := e.sdkInstance(fi, fn.ParamTypes[p]); client != nil {
+		typ, tv := e.declaredType(fi, fn.ParamTypes[p])
+		v.incoming = e.incomingRequest(fi, tv)
+		if client := e.sdkInstance(fi, typ, tv); client != nil {
 			// Declared an SDK's client (stripe: Stripe): what a caller
 			// hands in is one, whether or not the caller is in view.
 			client.params, client.rooted, client.consumer = v.params, true, v.consumer
 			v = client
-		} else if inst := e.projectInstance(fi, fn.ParamTypes[p]); inst != nil {
+		} else if inst := e.projectInstance(fi, tv); inst != nil {
 			// Declared of a project class (payments: PaymentService, as
 			// dependency injection hands it in): its methods are known.
 			v.class, v.classFile, v.mod, v.chain = inst.class, inst.classFile, inst.mod, inst.chain
@@ -280,25 +279,30 @@ func (e *engine) findSDKBase(fi *fileInfo, class *ir.Func, depth int) *value {
 	return nil
 }
 
-// sdkInstance is an instance of the class typ names when that class is an
-// acting SDK's (a parameter declared stripe: Stripe); nil otherwise.
-func (e *engine) sdkInstance(fi *fileInfo, typ ir.Expr) *value {
+// declaredType is a parameter's declared type and its value, evaluated
+// once for the questions asked of it; a nil value when none is declared.
+func (e *engine) declaredType(fi *fileInfo, typ ir.Expr) (ir.Expr, *value) {
 	if typ == nil {
-		return nil
+		return nil, nil
 	}
-	c := e.moduleCtx(fi)
-	return sdkClient(c, typ, c.eval(typ))
+	return typ, e.moduleCtx(fi).eval(typ)
 }
 
-// projectInstance is an instance of the project class a declared type
-// names (its class, and the SDK client it extends, if any: class
-// YooKassa(BaseYooKassa)); nil when the type is no project class.
-func (e *engine) projectInstance(fi *fileInfo, typ ir.Expr) *value {
-	if typ == nil {
+// sdkInstance is an instance of the class typ names (tv its value) when
+// that class is an acting SDK's (a parameter declared stripe: Stripe);
+// nil otherwise.
+func (e *engine) sdkInstance(fi *fileInfo, typ ir.Expr, tv *value) *value {
+	if tv == nil {
 		return nil
 	}
-	v := e.moduleCtx(fi).eval(typ)
-	if v.fn == nil || !v.fn.IsClass {
+	return sdkClient(e.moduleCtx(fi), typ, tv)
+}
+
+// projectInstance is an instance of the project class a declared type's
+// value v names (its class, and the SDK client it extends, if any: class
+// YooKassa(BaseYooKassa)); nil when the type is no project class.
+func (e *engine) projectInstance(fi *fileInfo, v *value) *value {
+	if v == nil || v.fn == nil || !v.fn.IsClass {
 		return nil
 	}
 	cfi := e.fileOf(v)
@@ -312,14 +316,10 @@ func (e *engine) projectInstance(fi *fileInfo, typ ir.Expr) *value {
 	return inst
 }
 
-// incomingRequest reports a declared type that is an HTTP server's
+// incomingRequest reports a declared type (its value v) that is an HTTP server's
 // incoming request (the language's Requests: express's Request).
-func (e *engine) incomingRequest(fi *fileInfo, typ ir.Expr) bool {
-	if typ == nil {
-		return false
-	}
-	v := e.moduleCtx(fi).eval(typ)
-	if v.mod == "" {
+func (e *engine) incomingRequest(fi *fileInfo, v *value) bool {
+	if v == nil || v.mod == "" {
 		return false
 	}
 	for _, p := range fi.tables.Requests {
@@ -386,10 +386,7 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 		return fs // nil while it is being computed
 	}
 	e.instance[ref] = nil
-	ctor := fi.methods[class+".__init__"]
-	if ctor == nil {
-		ctor = fi.methods[class+".constructor"]
-	}
+	ctor := fi.constructorOf(class)
 	if ctor == nil {
 		return nil
 	}
@@ -397,7 +394,8 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 	c.quiet = true
 	for i, p := range ctor.Params {
 		c.env[p] = &value{params: []paramRef{{i: i}}, rooted: true}
-		if inst := e.projectInstance(fi, ctor.ParamTypes[p]); inst != nil {
+		_, tv := e.declaredType(fi, ctor.ParamTypes[p])
+		if inst := e.projectInstance(fi, tv); inst != nil {
 			c.env[p].class, c.env[p].classFile, c.env[p].mod, c.env[p].chain = inst.class, inst.classFile, inst.mod, inst.chain
 		}
 	}
@@ -429,6 +427,15 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 	e.instance[ref] = fs
 	e.ctorArgs[ref] = args
 	return fs
+}
+
+// constructorOf is class's constructor in this file (__init__,
+// constructor), or nil.
+func (fi *fileInfo) constructorOf(class string) *ir.Func {
+	if ctor := fi.methods[class+".__init__"]; ctor != nil {
+		return ctor
+	}
+	return fi.methods[class+".constructor"]
 }
 
 // constructorArgs are the fields a class's constructor sets to one of its

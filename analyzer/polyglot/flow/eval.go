@@ -393,32 +393,7 @@ func (c *ctx) eval(x ir.Expr) *value {
 	case *ir.Attr:
 		return c.attr(c.eval(x.X), x.Name, x.Pos)
 	case *ir.Index:
-		obj := c.eval(x.X)
-		key := x.KeyStr
-		var k *value
-		if key == "" && x.Key != nil {
-			k = c.eval(x.Key)
-			if k.hasStr {
-				key = k.str
-			}
-		}
-		if key != "" {
-			return c.attr(obj, key, x.Pos)
-		}
-		if x.Key == nil {
-			return element(obj)
-		}
-		if lst, ok := x.Key.(*ir.Lit); ok && lst.Kind == "int" {
-			if f, ok := obj.fields["$"+lst.Value]; ok {
-				return f
-			}
-		}
-		if obj.hasStr && k != nil {
-			// ALPHABET[r]: a character of a constant picked by the index
-			// is as random (or as clock-made) as the index.
-			return union(element(obj), k)
-		}
-		return element(obj)
+		return c.index(x, c.eval(x.X))
 	case *ir.Call:
 		return c.call(x)
 	case *ir.Str:
@@ -512,6 +487,36 @@ func isBigInt(x ir.Expr) bool {
 // globalThis.x, a builtin).
 func isGlobal(v *value) bool {
 	return v != nil && (v.mod == "globalThis" || v.mod == "builtins")
+}
+
+// index reads obj[key] of x, obj being x.X's value: a field by a constant
+// key, an element otherwise.
+func (c *ctx) index(x *ir.Index, obj *value) *value {
+	key := x.KeyStr
+	var k *value
+	if key == "" && x.Key != nil {
+		k = c.eval(x.Key)
+		if k.hasStr {
+			key = k.str
+		}
+	}
+	if key != "" {
+		return c.attr(obj, key, x.Pos)
+	}
+	if x.Key == nil {
+		return element(obj)
+	}
+	if lst, ok := x.Key.(*ir.Lit); ok && lst.Kind == "int" {
+		if f, ok := obj.fields["$"+lst.Value]; ok {
+			return f
+		}
+	}
+	if obj.hasStr && k != nil {
+		// ALPHABET[r]: a character of a constant picked by the index
+		// is as random (or as clock-made) as the index.
+		return union(element(obj), k)
+	}
+	return element(obj)
 }
 
 // str evaluates string building: the taint of every part; the constant

@@ -220,8 +220,10 @@ func (c *ctx) settleFallbacks(origins []*origin, fn *ir.Func, args []*value) []*
 		switch {
 		case absentAll:
 			cp.unless = nil
-		case len(passed) == 1 && c.passedOn(passed[0]) != nil:
-			cp.unless = c.passedOn(passed[0])
+		case len(passed) == 1:
+			if cp.unless = c.passedOn(passed[0]); cp.unless == nil {
+				continue // the caller's key is used
+			}
 		default:
 			continue // the caller's key is used
 		}
