@@ -350,6 +350,7 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 	if h.forgetsApplies() {
 		candidates = append(candidates, KillPoint{Kind: KillForgets})
 	}
+	candidates = append(candidates, h.concurrentKills(random)...)
 	if !random {
 		return append(plan, append(candidates, KillPoint{Kind: KillConcurrent, N: 2})...)
 	}
@@ -373,6 +374,30 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 		}
 	}
 	return plan
+}
+
+// concurrentKills are the rounds in which one of two copies of the message
+// at once is killed while the other runs. The default plan kills the first
+// copy as its K-th effect request arrives: the copy that never made its
+// effect, which a handler that takes the other copy's claim for done never
+// makes. --kill-at random draws from every kill point. Not with
+// --client-key: the API answers both copies from one process, which one
+// kill stops, and the in-flight probe already tests the 409.
+func (h *harness) concurrentKills(random bool) []KillPoint {
+	if h.cfg.ClientKey {
+		return nil
+	}
+	var out []KillPoint
+	for k := 1; k <= h.learned.RequestsPerAttempt; k++ {
+		out = append(out, KillPoint{Kind: KillRequest, N: k, Together: 2})
+		if random {
+			out = append(out, KillPoint{Kind: KillResponse, N: k, Together: 2}, KillPoint{Kind: KillAfterResponse, N: k, Together: 2})
+		}
+	}
+	for n := 1; random && n <= h.learned.Writes; n++ {
+		out = append(out, KillPoint{Kind: KillDBWrite, N: n, Together: 2})
+	}
+	return out
 }
 
 // learn records what a clean delivery does: its writes and effect requests.
@@ -496,14 +521,14 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		// The round's kill is its first delivery's.
 		rs = newRoundState(h, h.respellKill())
 	}
-	if kp.Kind == KillConcurrent {
+	if kp.Concurrent() {
 		// A server answers every delivery from one process: its arrivals
 		// cannot be told apart by delivery.
 		_, api := h.transport.(*clientKeyTransport)
-		rs.rv = newRendezvous(kp.N, rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil && !api, rs.holds)
+		rs.rv = newRendezvous(kp.Deliveries(), rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil && !api, rs.holds)
 		rs.rv.scaleWithArrival(time.Now(), h.cfg.Timeout/2)
 		if h.deliverSrv != nil {
-			rs.gate = newStartGate(kp.N, startGateWait(h.cfg.Timeout))
+			rs.gate = newStartGate(kp.Deliveries(), startGateWait(h.cfg.Timeout))
 		}
 	}
 	h.roundMu.Lock()
@@ -599,7 +624,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK,
 		secondSend: h.secondSendReason(kp, rs), forgot: kp.Kind == KillForgets,
 		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted,
-		concurrent: kp.Kind == KillConcurrent, steady: h.steady}
+		concurrent: kp.Concurrent(), oneMessage: kp.oneMessage(), steady: h.steady}
 	if !exp.reference {
 		expectLocal(local, h.learned.LocalEffects)
 	}
@@ -622,7 +647,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		h.noteEnvelopeDrift(round)
 	case KillRespell:
 	default:
-		h.noteDrift(round, kp.Kind == KillConcurrent)
+		h.noteDrift(round, kp.Concurrent())
 	}
 	if err := h.environmentFailure(index, round); err != nil {
 		return Round{}, err

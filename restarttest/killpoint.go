@@ -30,7 +30,40 @@ type KillPoint struct {
 	Kind  string
 	N     int           // db-write:N, db-commit-lost:N, concurrent:N; request:K, response:K, after-response:K (0 means 1)
 	Delay time.Duration // time:DURATION
+	// Together is N of concurrent:N+KILL: N copies of the message at once,
+	// the first killed at the kill point Kind, N and Delay name (0 in
+	// every other round).
+	Together int
 }
+
+// Concurrent reports whether the round delivers several copies at once:
+// concurrent:N, or concurrent:N+KILL.
+func (k KillPoint) Concurrent() bool { return k.Kind == KillConcurrent || k.Together > 0 }
+
+// Deliveries is how many copies of the message the round starts at once.
+func (k KillPoint) Deliveries() int {
+	switch {
+	case k.Together > 0:
+		return k.Together
+	case k.Kind == KillConcurrent:
+		return k.N
+	}
+	return 1
+}
+
+// Landing is what an attempt hit by this kill point records: the kill
+// itself, without the concurrent:N+ of its round.
+func (k KillPoint) Landing() string {
+	k.Together = 0
+	return k.String()
+}
+
+// oneMessage reports whether the round's copies are one message, so the
+// first acknowledgement settles all of them: concurrent:N+KILL, where a
+// copy reaches a second consumer while the first still works on it (an
+// SQS visibility timeout, a NATS AckWait), and a killed copy is not
+// delivered again once another was acknowledged.
+func (k KillPoint) oneMessage() bool { return k.Together > 0 }
 
 // perRequest reports whether the kind kills around the K-th effect request
 // of an attempt.
@@ -43,6 +76,9 @@ func perRequest(kind string) bool {
 func (k KillPoint) RequestIndex() int { return max(k.N, 1) }
 
 func (k KillPoint) String() string {
+	if k.Together > 0 {
+		return fmt.Sprintf("%s:%d+%s", KillConcurrent, k.Together, k.Landing())
+	}
 	switch {
 	case k.Kind == KillDBWrite, k.Kind == KillDBCommitLost, k.Kind == KillConcurrent:
 		return fmt.Sprintf("%s:%d", k.Kind, k.N)
@@ -57,6 +93,9 @@ func (k KillPoint) String() string {
 
 // Label is the human name of the round.
 func (k KillPoint) Label() string {
+	if k.Together > 0 {
+		return fmt.Sprintf("%d deliveries at once, the first killed at %s", k.Together, k.Landing())
+	}
 	switch k.Kind {
 	case KillNone:
 		return "clean (no kill)"
@@ -86,6 +125,9 @@ func (k KillPoint) kills() bool {
 // after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend,
 // respell, provider-forgets or random.
 func ParseKillPoint(s string) (KillPoint, error) {
+	if n, kill, ok := concurrentWithKill(s); ok {
+		return parseConcurrentKill(s, n, kill)
+	}
 	kind, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
 	switch kind {
 	case KillNone, "clean":
@@ -125,7 +167,35 @@ func ParseKillPoint(s string) (KillPoint, error) {
 	if c := suggest.Closest(kind, killKinds); c != "" {
 		hint = " (did you mean " + c + "?)"
 	}
-	return KillPoint{}, fmt.Errorf("unknown kill point %q%s: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend, respell, provider-forgets or random", s, hint)
+	return KillPoint{}, fmt.Errorf("unknown kill point %q%s: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N[+KILL], resend, respell, provider-forgets or random", s, hint)
+}
+
+// concurrentWithKill splits concurrent:N+KILL.
+func concurrentWithKill(s string) (n, kill string, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimSpace(s), KillConcurrent+":")
+	if !found {
+		return "", "", false
+	}
+	return strings.Cut(rest, "+")
+}
+
+// parseConcurrentKill parses concurrent:N+KILL, where KILL is a kill point
+// that kills an attempt: request, response, after-response, db-write,
+// db-commit-lost or time.
+func parseConcurrentKill(s, n, kill string) (KillPoint, error) {
+	together, err := strconv.Atoi(n)
+	if err != nil || together < 2 || together > 64 {
+		return KillPoint{}, fmt.Errorf("bad kill point %q: want concurrent:N+KILL with N from 2 to 64, e.g. concurrent:2+response", s)
+	}
+	kp, err := ParseKillPoint(kill)
+	if err != nil {
+		return KillPoint{}, err
+	}
+	if !kp.kills() || kp.Kind == KillRandom {
+		return KillPoint{}, fmt.Errorf("bad kill point %q: after concurrent:N+ want a kill: request, response, after-response, db-write:N, db-commit-lost:N or time:DURATION", s)
+	}
+	kp.Together = together
+	return kp, nil
 }
 
 // KillPointForms are the --kill-at values as a shell completes them, each
@@ -140,7 +210,7 @@ func KillPointForms() []string {
 		KillDBWrite + ":\tkill after the N-th committed write",
 		KillDBCommitLost + ":\tdrop the reply of the N-th commit",
 		KillTime + ":\tkill after a DURATION",
-		KillConcurrent + ":\tN deliveries at once",
+		KillConcurrent + ":\tN deliveries at once (concurrent:N+KILL kills the first at KILL)",
 		KillResend + "\tre-send under fresh envelope ids",
 		KillRespell + "\tre-send spelled another way after a kill",
 		KillForgets + "\tdeliver again after the provider forgot its keys",

@@ -133,7 +133,7 @@ func (rs *roundState) current() *attemptRun {
 			return a
 		}
 	}
-	if rs.kp.Kind == KillConcurrent {
+	if rs.kp.Concurrent() {
 		return nil
 	}
 	return rs.latest
@@ -160,10 +160,10 @@ func (rs *roundState) onCommit(s *pgproxy.Session) pgproxy.Action {
 	}
 	switch rs.kp.Kind {
 	case KillDBWrite:
-		a.fire(rs.kp.String()) // the process group is dead before the reply is dropped
+		a.fire(rs.kp.Landing()) // the process group is dead before the reply is dropped
 		return pgproxy.Drop
 	case KillDBCommitLost:
-		a.fault(rs.kp.String())
+		a.fault(rs.kp.Landing())
 		return pgproxy.Drop
 	}
 	return pgproxy.Deliver
@@ -222,7 +222,7 @@ func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
 		return false
 	}
 	if rs.kp.Kind == KillRequest && k == rs.kp.RequestIndex() {
-		a.fire(rs.kp.String())
+		a.fire(rs.kp.Landing())
 		return true
 	}
 	// A request racing a kill that already happened never got out.
@@ -247,24 +247,19 @@ func (rs *roundState) armedAt(r *EffectRequest, kind string) *attemptRun {
 // executed implements providerHooks.
 func (rs *roundState) executed(r *EffectRequest) bool {
 	a := rs.armedAt(r, KillResponse)
-	return a != nil && a.fire(rs.kp.String())
+	return a != nil && a.fire(rs.kp.Landing())
 }
 
 // responded implements providerHooks.
 func (rs *roundState) responded(r *EffectRequest) {
 	if a := rs.armedAt(r, KillAfterResponse); a != nil {
-		a.fire(rs.kp.String())
+		a.fire(rs.kp.Landing())
 	}
 }
 
 // deliveries is how many deliveries of the message the round starts at
 // once: N in a concurrent round, else one.
-func (rs *roundState) deliveries() int {
-	if rs.kp.Kind == KillConcurrent {
-		return rs.kp.N
-	}
-	return 1
-}
+func (rs *roundState) deliveries() int { return rs.kp.Deliveries() }
 
 // deliverAll runs the round's deliveries, N at once in a concurrent round.
 func (rs *roundState) deliverAll(ctx context.Context) {
@@ -330,6 +325,9 @@ func (rs *roundState) deliverFrom(ctx context.Context, delivery, first int, paus
 				return i, true
 			}
 			backoff = rs.h.cfg.nextBackoff(backoff)
+			if rs.settledByAnother(delivery) {
+				return i, true
+			}
 		}
 		// The kill stays armed until it lands: an attempt that failed on
 		// its own first (a provider 500, a crash) does not use it up.
@@ -345,7 +343,7 @@ func (rs *roundState) deliverFrom(ctx context.Context, delivery, first int, paus
 		if a.rec.Acked() || ctx.Err() != nil {
 			return i + 1, true
 		}
-		if pauseOnKill && a.landed() == rs.kp.String() {
+		if pauseOnKill && a.landed() == rs.kp.Landing() {
 			return i + 1, false
 		}
 	}
@@ -354,9 +352,27 @@ func (rs *roundState) deliverFrom(ctx context.Context, delivery, first int, paus
 
 // armable reports whether the next attempt of delivery is armed with the
 // round's kill: until the kill landed, and in a round of two deliveries in
-// turn (resend, respell) only the first delivery's.
+// turn (resend, respell) or of copies at once with a kill
+// (concurrent:N+KILL) only the first delivery's.
 func (rs *roundState) armable(delivery int) bool {
-	return rs.kp.kills() && !rs.killLanded() && (rs.resend == nil || delivery == 1)
+	return rs.kp.kills() && !rs.killLanded() && (rs.resend == nil || delivery == 1) && (rs.kp.Together == 0 || delivery == 1)
+}
+
+// settledByAnother reports whether another copy of the message was
+// acknowledged in a round whose copies are one message
+// (concurrent:N+KILL): the transport then holds nothing to deliver again.
+func (rs *roundState) settledByAnother(delivery int) bool {
+	if !rs.kp.oneMessage() {
+		return false
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, a := range rs.attempts {
+		if a.rec.Delivery != delivery && a.rec.Acked() {
+			return true
+		}
+	}
+	return false
 }
 
 // holding counts one hold of a delivery by the harness (a provider delay);
@@ -370,7 +386,7 @@ func (rs *roundState) killLanded() bool {
 	attempts := append([]*attemptRun(nil), rs.attempts...)
 	rs.mu.Unlock()
 	for _, a := range attempts {
-		if a.landed() == rs.kp.String() {
+		if a.landed() == rs.kp.Landing() {
 			return true
 		}
 	}
@@ -428,7 +444,7 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 			<-p.done
 			done = true
 		case <-delay:
-			a.fire(rs.kp.String())
+			a.fire(rs.kp.Landing())
 			delay = nil
 		case <-timeout:
 			a.fire("timeout")
@@ -500,7 +516,7 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	actx, cancel := context.WithTimeout(ctx, rs.h.cfg.Timeout)
 	defer cancel()
 	if a.armed && rs.kp.Kind == KillTime {
-		t := time.AfterFunc(rs.kp.Delay, func() { a.fire(rs.kp.String()) })
+		t := time.AfterFunc(rs.kp.Delay, func() { a.fire(rs.kp.Landing()) })
 		defer t.Stop()
 	}
 	req, _ := http.NewRequestWithContext(actx, http.MethodPost, srv.url, bytes.NewReader(a.msg.body))
@@ -561,7 +577,7 @@ func (rs *roundState) result(index int) Round {
 		a.rec.Writes = a.writes
 		a.mu.Unlock()
 		r.Attempts = append(r.Attempts, a.rec)
-		if (a.rec.KilledAt == rs.kp.String() || a.rec.FaultAt == rs.kp.String()) && a.armed {
+		if (a.rec.KilledAt == rs.kp.Landing() || a.rec.FaultAt == rs.kp.Landing()) && a.armed {
 			r.KillReached = true
 		}
 	}

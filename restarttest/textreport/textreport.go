@@ -134,7 +134,7 @@ func (t *writer) round(r restarttest.Round) {
 		t.line("  %s", t.render(PartMuted, n))
 	}
 	t.rendezvous(r.Rendezvous)
-	concurrent := kp.Kind == restarttest.KillConcurrent
+	concurrent := kp.Concurrent()
 	t.attempts(r, concurrent)
 	if concurrent {
 		t.line("  %s", t.render(PartMuted, english.Plural(r.Writes, "committed write")+" in the round"))

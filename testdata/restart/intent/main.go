@@ -135,7 +135,10 @@ returning status`, key).Scan(&status)
 	if status == "done" {
 		return false
 	}
+	// mutant:in-progress
 	fail(75, "payment %s is being driven by another worker: retry later", key[:8])
+	// mutant> // another worker's live lease taken for done: acknowledged while it is mid-call
+	// mutant:end
 	return false
 }
 
