@@ -33,6 +33,7 @@ type RestartTestOptions struct {
 	ModelRepliesFile string
 	EffectSQL        []string
 	EnvelopeFields   []string
+	TenantFields     []string
 	KillAt           []string
 	Rounds           int
 	Seed             int64
@@ -133,6 +134,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.StringVar(&opts.ModelRepliesFile, "model-replies", "", "`FILE` of fake model replies, one per line, cycling (enables MODEL_URL)")
 	f.StringArrayVar(&opts.KillAt, "kill-at", nil, "the kill `POINT` of a round, repeatable (default: the learned plan)")
 	f.StringArrayVar(&opts.EnvelopeFields, "envelope-field", nil, "JSON `PATH` of a transport id in the message that the resend round renews, repeatable (default: top-level message_id, messageId, MessageId, event_id, eventId, id)")
+	f.StringArrayVar(&opts.TenantFields, "tenant-field", nil, "JSON `PATH` of the message's tenant, which the second-tenant round changes, repeatable (default: members named tenant, merchant, account, org, company, workspace, shop, store or seller, with or without _id, at any depth)")
 	f.StringArrayVar(&opts.EffectSQL, "effect-sql", nil, "a `QUERY` returning one integer that counts an effect in the handler's own tables, run in the round's schema after each round; must equal the clean round's count (repeatable)")
 	f.IntVar(&opts.Rounds, "rounds", 5, "run `N` random rounds with --kill-at random")
 	f.Int64Var(&opts.Seed, "seed", 0, "`SEED` of --kill-at random (default: from the clock, printed)")
@@ -293,6 +295,7 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 		Message:        msg,
 		EffectSQL:      opts.EffectSQL,
 		EnvelopeFields: opts.EnvelopeFields,
+		TenantFields:   opts.TenantFields,
 		Rounds:         opts.Rounds,
 		Seed:           opts.Seed,
 		MaxAttempts:    opts.MaxAttempts,

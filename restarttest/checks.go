@@ -71,6 +71,18 @@ type expectation struct {
 	// oneMessage: the round's copies are one message (concurrent:N+KILL),
 	// acknowledged when any copy is.
 	oneMessage bool
+	// tenants: a second-tenant round, whose two deliveries are two
+	// tenants' operations, each to happen once.
+	tenants bool
+}
+
+// operations is how many business operations the round's deliveries are:
+// two in a second-tenant round, one otherwise.
+func (exp expectation) operations() int {
+	if exp.tenants {
+		return 2
+	}
+	return 1
 }
 
 // driftReason explains why an endpoint got more than one key in a round:
@@ -88,6 +100,15 @@ func (exp expectation) driftReason(endpoint string, keys []string) string {
 // its effect exactly once here too, and each --effect-sql count must equal
 // the clean round's.
 func runChecks(r *Round, exp expectation) []Check {
+	if exp.tenants {
+		return []Check{
+			checkKeyPresent(r),
+			perTenant(r, func(t *Round) Check { return checkKeyStable(t, exp) }),
+			perTenant(r, checkPayloadFrozen),
+			checkTenantsApart(r, exp),
+			checkAcked(r, false),
+		}
+	}
 	return []Check{
 		checkKeyPresent(r),
 		checkKeyStable(r, exp),

@@ -97,8 +97,15 @@ func (r Round) SendNotes(show func(string) string) []string {
 	}
 	var out []string
 	note := "delivery 2 re-sent " + after
+	if kp.Kind == KillTenant {
+		note = "delivery 2 is the same message for a second tenant, sent " + after
+	}
 	if parts := changeList(r.Resent, show); len(parts) > 0 {
-		note += ", with fresh " + strings.Join(parts, ", ")
+		with := ", with fresh "
+		if kp.Kind == KillTenant {
+			with = ": "
+		}
+		note += with + strings.Join(parts, ", ")
 	}
 	out = append(out, note)
 	if parts := changeList(r.Respelled, show); len(parts) > 0 {

@@ -95,6 +95,12 @@ type pathFrame struct {
 // scalarSpans walks the JSON tokens of msg and returns where the string
 // and number values at the wanted paths are.
 func scalarSpans(msg []byte, want map[string]string) (map[string]envelopeSpan, error) {
+	return scalarSpansWhere(msg, func(path string) bool { _, ok := want[path]; return ok })
+}
+
+// scalarSpansWhere returns where the string and number values of msg are
+// whose normalized path match accepts.
+func scalarSpansWhere(msg []byte, match func(path string) bool) (map[string]envelopeSpan, error) {
 	dec := json.NewDecoder(bytes.NewReader(msg))
 	dec.UseNumber()
 	found := map[string]envelopeSpan{}
@@ -135,7 +141,7 @@ func scalarSpans(msg []byte, want map[string]string) (map[string]envelopeSpan, e
 		}
 		switch tok.(type) {
 		case string, json.Number:
-			if _, ok := want[pathOf(stack)]; ok {
+			if match(pathOf(stack)) {
 				start := int(before) + skipSeparators(msg[before:])
 				found[pathOf(stack)] = envelopeSpan{start: start, end: int(dec.InputOffset())}
 			}

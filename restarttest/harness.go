@@ -29,6 +29,10 @@ type Config struct {
 	// (default: DefaultEnvelopeFields present at the top level); the resend
 	// round delivers the message again with fresh values there.
 	EnvelopeFields []string
+	// TenantFields are JSON paths of the message's tenant (default: members
+	// named like a tenant, see tenantNames); the second-tenant round
+	// delivers the message again with another value there.
+	TenantFields []string
 
 	KillPoints  []KillPoint // empty: the default plan
 	Rounds      int         // with a `random` kill point: how many random rounds
@@ -135,6 +139,7 @@ type harness struct {
 	transport       transport      // how messages reach the handler, when not stdin or a plain POST
 	marker          string         // NAME=VALUE put in every handler's environment
 	envelope        []envelopeSpan // the transport's ids in the message
+	tenant          []envelopeSpan // the message's tenant fields
 }
 
 // runMarkerEnv marks the environment of every handler process, so that what
@@ -173,6 +178,12 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 		return nil, &EnvError{Err: err}
 	}
 	h.envelope = envelope
+	if h.tenant, err = findTenant(cfg.Message, cfg.TenantFields); err != nil {
+		return nil, &EnvError{Err: err}
+	}
+	if err := h.checkTenantPlan(); err != nil {
+		return nil, &EnvError{Err: err}
+	}
 	if err := h.checkResendPlan(); err != nil {
 		return nil, &EnvError{Err: err}
 	}
@@ -246,6 +257,11 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	if h.resendApplies() {
 		for _, e := range h.envelope {
 			rep.EnvelopeFields = append(rep.EnvelopeFields, e.path)
+		}
+	}
+	if h.tenantApplies() || slices.ContainsFunc(h.cfg.KillPoints, func(k KillPoint) bool { return k.Kind == KillTenant }) {
+		for _, t := range h.tenant {
+			rep.TenantFields = append(rep.TenantFields, t.path)
 		}
 	}
 	plan, random := h.initialPlan()
@@ -349,6 +365,9 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 	}
 	if h.forgetsApplies() {
 		candidates = append(candidates, KillPoint{Kind: KillForgets})
+	}
+	if h.tenantApplies() {
+		candidates = append(candidates, KillPoint{Kind: KillTenant})
 	}
 	candidates = append(candidates, h.concurrentKills(random)...)
 	if !random {
@@ -544,10 +563,13 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	stopWatch := h.watchBypass()
 	defer stopWatch()
 	switch {
-	case kp.Kind == KillResend || kp.Kind == KillRespell:
+	case kp.Kind == KillResend || kp.Kind == KillRespell || kp.Kind == KillTenant:
 		prepare := rs.prepareResend
-		if kp.Kind == KillRespell {
+		switch kp.Kind {
+		case KillRespell:
 			prepare = rs.prepareRespell
+		case KillTenant:
+			prepare = rs.prepareTenant
 		}
 		if err := prepare(); err != nil {
 			return Round{}, &EnvError{Err: err}
@@ -624,13 +646,13 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK,
 		secondSend: h.secondSendReason(kp, rs), forgot: kp.Kind == KillForgets,
 		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted,
-		concurrent: kp.Concurrent(), oneMessage: kp.oneMessage(), steady: h.steady}
+		concurrent: kp.Concurrent(), oneMessage: kp.oneMessage(), tenants: kp.Kind == KillTenant, steady: h.steady}
 	if !exp.reference {
-		expectLocal(local, h.learned.LocalEffects)
+		expectLocal(local, h.learned.LocalEffects, exp.operations())
 	}
 	round.LocalEffects = local
 	round.Checks = runChecks(&round, exp)
-	if h.deliverSrv != nil {
+	if h.deliverSrv != nil && kp.Kind != KillTenant {
 		round.Checks = append(round.Checks, checkAnswersAgree(&round, kp.Kind == KillResend || kp.Kind == KillRespell))
 	}
 	if h.transport != nil {
@@ -645,7 +667,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	switch kp.Kind {
 	case KillResend:
 		h.noteEnvelopeDrift(round)
-	case KillRespell:
+	case KillRespell, KillTenant:
 	default:
 		h.noteDrift(round, kp.Concurrent())
 	}

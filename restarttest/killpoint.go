@@ -22,6 +22,7 @@ const (
 	KillResend        = "resend"           // no kill: the message re-sent under fresh envelope ids after it was acknowledged
 	KillRespell       = "respell"          // the message re-sent under fresh envelope ids, spelled another way, after the first was killed at its first response
 	KillForgets       = "provider-forgets" // no kill: the message delivered again after it was acknowledged, the provider having forgotten its keys
+	KillTenant        = "second-tenant"    // no kill: the same message for another tenant, under fresh envelope ids, after the first was acknowledged
 	KillRandom        = "random"           // --rounds K rounds at random kill points (--seed)
 )
 
@@ -107,6 +108,8 @@ func (k KillPoint) Label() string {
 		return "re-sent spelled another way"
 	case KillForgets:
 		return "delivered again, the provider forgot its keys"
+	case KillTenant:
+		return "the same message for a second tenant"
 	}
 	return "kill at " + k.String()
 }
@@ -114,7 +117,7 @@ func (k KillPoint) Label() string {
 // kills reports whether the round has a kill point to reach.
 func (k KillPoint) kills() bool {
 	switch k.Kind {
-	case KillNone, KillConcurrent, KillResend, KillRespell, KillForgets:
+	case KillNone, KillConcurrent, KillResend, KillRespell, KillForgets, KillTenant:
 		// A respell round's kill is its first delivery's (roundState.kp).
 		return false
 	}
@@ -122,8 +125,9 @@ func (k KillPoint) kills() bool {
 }
 
 // ParseKillPoint parses a --kill-at value: none, request[:K], response[:K],
-// after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N, resend,
-// respell, provider-forgets or random.
+// after-response[:K], db-write:N, db-commit-lost:N, time:DURATION,
+// concurrent:N[+KILL], resend, respell, provider-forgets, second-tenant or
+// random.
 func ParseKillPoint(s string) (KillPoint, error) {
 	if n, kill, ok := concurrentWithKill(s); ok {
 		return parseConcurrentKill(s, n, kill)
@@ -134,7 +138,7 @@ func ParseKillPoint(s string) (KillPoint, error) {
 		if !hasArg {
 			return KillPoint{Kind: KillNone}, nil
 		}
-	case KillRandom, KillResend, KillRespell, KillForgets:
+	case KillRandom, KillResend, KillRespell, KillForgets, KillTenant:
 		if !hasArg {
 			return KillPoint{Kind: kind}, nil
 		}
@@ -167,7 +171,7 @@ func ParseKillPoint(s string) (KillPoint, error) {
 	if c := suggest.Closest(kind, killKinds); c != "" {
 		hint = " (did you mean " + c + "?)"
 	}
-	return KillPoint{}, fmt.Errorf("unknown kill point %q%s: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N[+KILL], resend, respell, provider-forgets or random", s, hint)
+	return KillPoint{}, fmt.Errorf("unknown kill point %q%s: want none, request[:K], response[:K], after-response[:K], db-write:N, db-commit-lost:N, time:DURATION, concurrent:N[+KILL], resend, respell, provider-forgets, second-tenant or random", s, hint)
 }
 
 // concurrentWithKill splits concurrent:N+KILL.
@@ -214,9 +218,10 @@ func KillPointForms() []string {
 		KillResend + "\tre-send under fresh envelope ids",
 		KillRespell + "\tre-send spelled another way after a kill",
 		KillForgets + "\tdeliver again after the provider forgot its keys",
+		KillTenant + "\tthe same message for another tenant",
 		KillRandom + "\t--rounds random kill points",
 	}
 }
 
 // killKinds are the kill points' names, for a suggestion on a typo.
-var killKinds = []string{KillNone, KillRequest, KillResponse, KillAfterResponse, KillDBWrite, KillDBCommitLost, KillTime, KillConcurrent, KillResend, KillRespell, KillForgets, KillRandom}
+var killKinds = []string{KillNone, KillRequest, KillResponse, KillAfterResponse, KillDBWrite, KillDBCommitLost, KillTime, KillConcurrent, KillResend, KillRespell, KillForgets, KillTenant, KillRandom}

@@ -90,11 +90,12 @@ func firstLine(err error) error {
 	return errors.New(line)
 }
 
-// expectLocal marks each count with what the clean round counted.
-func expectLocal(got, clean []LocalEffect) {
+// expectLocal marks each count with what the clean round counted, times
+// the business operations the round delivered.
+func expectLocal(got, clean []LocalEffect, operations int) {
 	for i := range got {
 		if i < len(clean) {
-			want := clean[i].Count
+			want := clean[i].Count * int64(operations)
 			got[i].Expected = &want
 		}
 	}

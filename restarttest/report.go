@@ -28,6 +28,9 @@ type Report struct {
 	// EnvelopeFields are the message's transport ids the resend round
 	// renews; empty when there is no resend round.
 	EnvelopeFields []string `json:"envelope_fields,omitempty"`
+	// TenantFields are the message's tenant fields the second-tenant round
+	// changed.
+	TenantFields []string `json:"tenant_fields,omitempty"`
 	Learned        Learned  `json:"learned"`
 	RoundsTotal    int      `json:"rounds_total"`
 	RoundsFailed   int      `json:"rounds_failed"`

@@ -98,13 +98,17 @@ func freezeIntent(ctx context.Context, conn *pgx.Conn, secret []byte, msg messag
 // the Pix key's punctuation, the amount in cents, member order), so the same
 // payment spelled another way is the same key.
 func deriveKey(secret []byte, msg message) string {
+	// mutant:tenant-scope
+	tenant := msg.Tenant
+	// mutant> tenant := "" // the key leaves the tenant out: another tenant's same payment gets this one's key
+	// mutant:end
 	// mutant:normalize
-	res, err := derive.DefaultSchema().Derive(secret, derive.Intent{Tenant: msg.Tenant, Action: action, Payload: msg.Payment})
+	res, err := derive.DefaultSchema().Derive(secret, derive.Intent{Tenant: tenant, Action: action, Payload: msg.Payment})
 	if err != nil {
 		fail(1, "derive: %v", err)
 	}
 	return res.Key
-	// mutant> return fmt.Sprintf("%x", sha256.Sum256(append(append(secret, msg.Tenant...), msg.Payment...))) // the bytes as spelled
+	// mutant> return fmt.Sprintf("%x", sha256.Sum256(append(append(secret, tenant...), msg.Payment...))) // the bytes as spelled
 	// mutant:end
 }
 
