@@ -31,10 +31,10 @@ type Report struct {
 	// TenantFields are the message's tenant fields the second-tenant round
 	// changed.
 	TenantFields []string `json:"tenant_fields,omitempty"`
-	Learned        Learned  `json:"learned"`
-	RoundsTotal    int      `json:"rounds_total"`
-	RoundsFailed   int      `json:"rounds_failed"`
-	Rounds         []Round  `json:"rounds"`
+	Learned      Learned  `json:"learned"`
+	RoundsTotal  int      `json:"rounds_total"`
+	RoundsFailed int      `json:"rounds_failed"`
+	Rounds       []Round  `json:"rounds"`
 }
 
 // Learned is what the clean round saw a successful delivery do.
