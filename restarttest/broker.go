@@ -312,7 +312,7 @@ func (b *brokerTransport) runConsumer(ctx context.Context, rs *roundState, a *at
 			rs.settle(a, true)
 			return true
 		case <-delay:
-			a.fire(rs.kp.Landing())
+			rs.kill(a)
 			delay = nil
 		case <-timeout:
 			a.fire("timeout")

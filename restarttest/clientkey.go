@@ -205,7 +205,7 @@ func (t *clientKeyTransport) deliverTogether(ctx context.Context, rs *roundState
 // delivery the harness holds. gate, when set, starts the first attempt
 // together with the other deliveries'.
 func (t *clientKeyTransport) deliverUntilAcked(ctx context.Context, rs *roundState, cr *clientKeyRound, delivery int, gate *startGate) {
-	armable := rs.kp.kills() && (rs.kp.Together == 0 || delivery == 1)
+	armable := rs.kp.kills()
 	backoff := rs.h.cfg.Backoff
 	wait := backoff
 	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
@@ -266,7 +266,7 @@ func (t *clientKeyTransport) attempt(ctx context.Context, rs *roundState, a *att
 		p.kill()
 	}
 	if a.armed && rs.kp.Kind == KillTime {
-		timer := time.AfterFunc(rs.kp.Delay, func() { a.fire(rs.kp.Landing()) })
+		timer := time.AfterFunc(rs.kp.Delay, func() { rs.kill(a) })
 		defer timer.Stop()
 	}
 	ans := t.send(ctx, req)

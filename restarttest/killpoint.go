@@ -32,8 +32,8 @@ type KillPoint struct {
 	N     int           // db-write:N, db-commit-lost:N, concurrent:N; request:K, response:K, after-response:K (0 means 1)
 	Delay time.Duration // time:DURATION
 	// Together is N of concurrent:N+KILL: N copies of the message at once,
-	// the first killed at the kill point Kind, N and Delay name (0 in
-	// every other round).
+	// the first to reach the kill point Kind, N and Delay name killed there
+	// (0 in every other round).
 	Together int
 }
 
@@ -95,7 +95,7 @@ func (k KillPoint) String() string {
 // Label is the human name of the round.
 func (k KillPoint) Label() string {
 	if k.Together > 0 {
-		return fmt.Sprintf("%d deliveries at once, the first killed at %s", k.Together, k.Landing())
+		return fmt.Sprintf("%d deliveries at once, one killed at %s", k.Together, k.Landing())
 	}
 	switch k.Kind {
 	case KillNone:

@@ -119,7 +119,7 @@ func TestConcurrentKillNamesItsParts(t *testing.T) {
 	if kp.Deliveries() != 2 || !kp.Concurrent() || !kp.kills() || kp.Landing() != "response:2" || !kp.oneMessage() {
 		t.Errorf("%+v: deliveries %d, concurrent %v, kills %v, landing %q", kp, kp.Deliveries(), kp.Concurrent(), kp.kills(), kp.Landing())
 	}
-	if got, want := kp.Label(), "2 deliveries at once, the first killed at response:2"; got != want {
+	if got, want := kp.Label(), "2 deliveries at once, one killed at response:2"; got != want {
 		t.Errorf("label %q, want %q", got, want)
 	}
 	plain := KillPoint{Kind: KillConcurrent, N: 3}

@@ -45,6 +45,9 @@ type roundState struct {
 	rv     *rendezvous // a concurrent round's rendezvous; nil otherwise
 	gate   *startGate  // a concurrent round over HTTP: the deliveries' start
 	holds  *holdCount  // deliveries the harness holds right now
+	// killTaker is the copy the kill of a concurrent:N+KILL round landed
+	// on (takeKill).
+	killTaker *attemptRun
 }
 
 // sentBy is the attempt an effect request came from and its index among
@@ -160,11 +163,14 @@ func (rs *roundState) onCommit(s *pgproxy.Session) pgproxy.Action {
 	}
 	switch rs.kp.Kind {
 	case KillDBWrite:
-		a.fire(rs.kp.Landing()) // the process group is dead before the reply is dropped
-		return pgproxy.Drop
+		if rs.kill(a) { // the process group is dead before the reply is dropped
+			return pgproxy.Drop
+		}
 	case KillDBCommitLost:
-		a.fault(rs.kp.Landing())
-		return pgproxy.Drop
+		if rs.takeKill(a) {
+			a.fault(rs.kp.Landing())
+			return pgproxy.Drop
+		}
 	}
 	return pgproxy.Deliver
 }
@@ -221,8 +227,7 @@ func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
 	if !a.armed {
 		return false
 	}
-	if rs.kp.Kind == KillRequest && k == rs.kp.RequestIndex() {
-		a.fire(rs.kp.Landing())
+	if rs.kp.Kind == KillRequest && k == rs.kp.RequestIndex() && rs.kill(a) {
 		return true
 	}
 	// A request racing a kill that already happened never got out.
@@ -238,7 +243,7 @@ func (rs *roundState) armedAt(r *EffectRequest, kind string) *attemptRun {
 	rs.mu.Lock()
 	s, ok := rs.senders[r]
 	rs.mu.Unlock()
-	if !ok || !s.a.armed || s.k != rs.kp.RequestIndex() {
+	if !ok || !s.a.armed || s.k != rs.kp.RequestIndex() || !rs.takeKill(s.a) {
 		return nil
 	}
 	return s.a
@@ -247,13 +252,13 @@ func (rs *roundState) armedAt(r *EffectRequest, kind string) *attemptRun {
 // executed implements providerHooks.
 func (rs *roundState) executed(r *EffectRequest) bool {
 	a := rs.armedAt(r, KillResponse)
-	return a != nil && a.fire(rs.kp.Landing())
+	return a != nil && rs.kill(a)
 }
 
 // responded implements providerHooks.
 func (rs *roundState) responded(r *EffectRequest) {
 	if a := rs.armedAt(r, KillAfterResponse); a != nil {
-		a.fire(rs.kp.Landing())
+		rs.kill(a)
 	}
 }
 
@@ -352,10 +357,31 @@ func (rs *roundState) deliverFrom(ctx context.Context, delivery, first int, paus
 
 // armable reports whether the next attempt of delivery is armed with the
 // round's kill: until the kill landed, and in a round of two deliveries in
-// turn (resend, respell) or of copies at once with a kill
-// (concurrent:N+KILL) only the first delivery's.
+// turn (resend, respell) only the first delivery's.
 func (rs *roundState) armable(delivery int) bool {
-	return rs.kp.kills() && !rs.killLanded() && (rs.resend == nil || delivery == 1) && (rs.kp.Together == 0 || delivery == 1)
+	return rs.kp.kills() && !rs.killLanded() && (rs.resend == nil || delivery == 1)
+}
+
+// takeKill reports whether the round's kill may land on a. In a round of
+// copies at once with a kill (concurrent:N+KILL) every copy is armed, and
+// the first to reach the kill point takes it: which copy gets there first
+// is the race, and the others run on.
+func (rs *roundState) takeKill(a *attemptRun) bool {
+	if !rs.kp.oneMessage() {
+		return true
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.killTaker != nil && rs.killTaker != a {
+		return false
+	}
+	rs.killTaker = a
+	return true
+}
+
+// kill lands the round's kill on a, unless another copy took it.
+func (rs *roundState) kill(a *attemptRun) bool {
+	return rs.takeKill(a) && a.fire(rs.kp.Landing())
 }
 
 // settledByAnother reports whether another copy of the message was
@@ -444,7 +470,7 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 			<-p.done
 			done = true
 		case <-delay:
-			a.fire(rs.kp.Landing())
+			rs.kill(a)
 			delay = nil
 		case <-timeout:
 			a.fire("timeout")
@@ -516,7 +542,7 @@ func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
 	actx, cancel := context.WithTimeout(ctx, rs.h.cfg.Timeout)
 	defer cancel()
 	if a.armed && rs.kp.Kind == KillTime {
-		t := time.AfterFunc(rs.kp.Delay, func() { a.fire(rs.kp.Landing()) })
+		t := time.AfterFunc(rs.kp.Delay, func() { rs.kill(a) })
 		defer t.Stop()
 	}
 	req, _ := http.NewRequestWithContext(actx, http.MethodPost, srv.url, bytes.NewReader(a.msg.body))

@@ -6,14 +6,19 @@ msg=$(cat)
 psql="psql -X -q -t -A -v ON_ERROR_STOP=1"
 
 # The secret stays in the environment (\getenv, psql 15+): a -v argument
-# would show it to everyone running ps. The key is taken over the payment
-# normalized first (jsonb: member order and spacing; the Pix key's CPF or
-# CNPJ punctuation; the amount in cents), so the same payment spelled
-# another way (123.456.789-09 or 12345678909, 150 or "150.00") is the same
-# key.
+# would show it to everyone running ps. The key is taken over the tenant
+# and the payment normalized first (jsonb: member order and spacing; the
+# Pix key's CPF or CNPJ punctuation; the amount in cents), so the same
+# payment spelled another way (123.456.789-09 or 12345678909, 150 or
+# "150.00") is the same key, and another tenant's same payment is not.
 key=$($psql -v msg="$msg" <<'SQL'
 \getenv secret IDEMPOTENCY_HMAC_KEY
-select encode(sha256(convert_to(:'secret' || (
+select encode(sha256(convert_to(:'secret' || jsonb_build_object(
+-- mutant:tenant-scope
+         'tenant', m->>'tenant',
+-- mutant> -- the key leaves the tenant out: another tenant's same payment gets this one's key
+-- mutant:end
+         'payment',
 -- mutant:normalize
          m->'payment'
          || jsonb_build_object('valor', round((m->'payment'->>'valor')::numeric * 100)::bigint)

@@ -98,7 +98,11 @@ func main() {
 // intentKey is derived from what the message asks for, not from how it
 // arrived: the same on every delivery.
 func intentKey(secret []byte, msg message) string {
-	res, err := derive.DefaultSchema().Derive(secret, derive.Intent{Tenant: msg.Tenant, Action: "pix.cobranca", Payload: msg.Payment})
+	// mutant:tenant-scope
+	tenant := msg.Tenant
+	// mutant> tenant := "" // the key leaves the tenant out: another tenant's same payment gets this one's key
+	// mutant:end
+	res, err := derive.DefaultSchema().Derive(secret, derive.Intent{Tenant: tenant, Action: "pix.cobranca", Payload: msg.Payment})
 	if err != nil {
 		log.Fatal(err)
 	}

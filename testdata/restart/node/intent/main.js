@@ -38,9 +38,14 @@ function normalized(payment) {
 async function main() {
   const msg = JSON.parse(fs.readFileSync(0, "utf8"));
   const payload = canonical(msg.payment);
+  // The key covers the tenant: another tenant's same payment is its own.
+  // mutant:tenant-scope
+  const scope = { tenant: msg.tenant };
+  // mutant> const scope = {}; // the key leaves the tenant out: another tenant's same payment gets this one's key
+  // mutant:end
   // mutant:normalize
-  const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(canonical(normalized(msg.payment))).digest("hex");
-  // mutant> const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(canonical(msg.payment)).digest("hex"); // as spelled
+  const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(canonical({ ...scope, payment: normalized(msg.payment) })).digest("hex");
+  // mutant> const derived = crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(canonical({ ...scope, payment: msg.payment })).digest("hex"); // as spelled
   // mutant:end
   const db = new Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();

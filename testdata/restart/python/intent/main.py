@@ -30,9 +30,14 @@ def main():
     msg = json.load(sys.stdin)
     secret = os.environ["IDEMPOTENCY_HMAC_KEY"].encode()
     payload = json.dumps(msg["payment"], sort_keys=True, separators=(",", ":"))
+    # The key covers the tenant: another tenant's same payment is its own.
+    # mutant:tenant-scope
+    scope = {"tenant": msg["tenant"]}
+    # mutant> scope = {}  # the key leaves the tenant out: another tenant's same payment gets this one's key
+    # mutant:end
     # mutant:normalize
-    canonical = json.dumps(normalized(msg["payment"]), sort_keys=True, separators=(",", ":"))
-    # mutant> canonical = json.dumps(msg["payment"], sort_keys=True, separators=(",", ":"))  # as spelled
+    canonical = json.dumps({**scope, "payment": normalized(msg["payment"])}, sort_keys=True, separators=(",", ":"))
+    # mutant> canonical = json.dumps({**scope, "payment": msg["payment"]}, sort_keys=True, separators=(",", ":"))  # as spelled
     # mutant:end
     derived = hmac.new(secret, canonical.encode(), hashlib.sha256).hexdigest()
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:

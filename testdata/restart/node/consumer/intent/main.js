@@ -14,7 +14,11 @@ const { Client } = require("pg");
 // intentKey is derived from what the message asks for, field by field and
 // versioned, not from how it arrived: the same on every delivery.
 function intentKey(msg, p) {
-  const intent = ["v1", msg.tenant, "pix.cobranca", p.cliente_id, p.valor, p.chave_pix_destino, p.referencia_intencao].join("\x00");
+  // mutant:tenant-scope
+  const tenant = msg.tenant;
+  // mutant> const tenant = ""; // the key leaves the tenant out: another tenant's same payment gets this one's key
+  // mutant:end
+  const intent = ["v1", tenant, "pix.cobranca", p.cliente_id, p.valor, p.chave_pix_destino, p.referencia_intencao].join("\x00");
   return crypto.createHmac("sha256", process.env.IDEMPOTENCY_HMAC_KEY).update(intent).digest("hex");
 }
 

@@ -31,8 +31,12 @@ def main():
         payment = normalized(msg["payment"])
         # mutant> payment = msg["payment"]  # as spelled
         # mutant:end
+        # mutant:tenant-scope
+        tenant = msg["tenant"]
+        # mutant> tenant = ""  # the key leaves the tenant out: another tenant's same payment gets this one's key
+        # mutant:end
         intent = json.dumps(
-            {"tenant": msg["tenant"], "action": "pix.cobranca", "payment": payment},
+            {"tenant": tenant, "action": "pix.cobranca", "payment": payment},
             sort_keys=True,
             separators=(",", ":"),
         )
