@@ -325,3 +325,22 @@ func logMutationTable(t *testing.T, results []mutationResult) {
 	fmt.Fprintf(&b, "score: %d of %d mutants caught", caught, len(results))
 	t.Log(b.String())
 }
+
+// TestMutantBreakageByHand runs scripts/mutant-breakage.py: the self-check,
+// without idemcheck, that every mutant of the stdin example handlers
+// really breaks something (and the one listed as breaking nothing does
+// not), by scenarios written out by hand against its own fake provider.
+// It is the oracle of TestMutantsAreCaught's table, not a use of it.
+func TestMutantBreakageByHand(t *testing.T) {
+	testenv.SkipUnlessFull(t, "the mutants' breakage by hand")
+	t.Parallel()
+	python(t)
+	node(t)
+	cmd := exec.Command("/usr/bin/python3", filepath.Join("..", "scripts", "mutant-breakage.py"))
+	cmd.Env = append(os.Environ(), "IDEMCHECK_TEST_DATABASE="+dsn(t))
+	out, err := cmd.CombinedOutput()
+	t.Logf("breakage by hand:\n%s", out)
+	if err != nil {
+		t.Fatalf("scripts/mutant-breakage.py: %v (an original broke, or a mutant broke nothing: see the lines marked BAD)", err)
+	}
+}

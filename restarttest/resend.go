@@ -44,8 +44,12 @@ type delivered struct {
 }
 
 // prepareResend makes the re-sent message of a resend round.
-func (rs *roundState) prepareResend() error {
-	body, changes := resent(rs.h.cfg.Message, rs.h.envelope)
+func (rs *roundState) prepareResend() error { return rs.prepareSecond(rs.h.envelope) }
+
+// prepareSecond makes the second delivery's message: the original with
+// fresh values of the same shape at spans.
+func (rs *roundState) prepareSecond(spans []envelopeSpan) error {
+	body, changes := resent(rs.h.cfg.Message, spans)
 	file, err := writeMessageFile(body)
 	if err != nil {
 		return err

@@ -83,15 +83,7 @@ func (h *harness) checkTenantPlan() error {
 // prepareTenant makes the second tenant's message: fresh envelope ids and
 // another value, of the same shape, in each tenant field.
 func (rs *roundState) prepareTenant() error {
-	spans := append(slices.Clone(rs.h.envelope), rs.h.tenant...)
-	body, changes := resent(rs.h.cfg.Message, spans)
-	file, err := writeMessageFile(body)
-	if err != nil {
-		return err
-	}
-	rs.resend = &delivered{body: body, file: file}
-	rs.resendChanges = changes
-	return nil
+	return rs.prepareSecond(append(slices.Clone(rs.h.envelope), rs.h.tenant...))
 }
 
 // tenantOf splits a round's effect requests by tenant: delivery 1 is the

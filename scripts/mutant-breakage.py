@@ -1,0 +1,357 @@
+#!/usr/bin/python3
+"""Shows by hand, without idemcheck, that each mutant of the stdin example
+handlers really breaks something.
+
+restart-test's mutation test (restarttest/mutation_test.go) says which
+mutants restart-test catches. This script is the other half: the oracle that
+a caught mutant is really broken, and that a mutant listed as breaking
+nothing does not. It shares no code with idemcheck: its own reading of the
+mutant marks (docs/restart-test.md, "Mutation testing of the checker"), its
+own fake provider, and the scenarios written out step by step, as a person
+would replay them with psql and curl:
+
+  lost-response  the provider executes the first charge and hangs up before
+                 answering; the message is delivered again until the
+                 handler exits 0. One charge, acknowledged.
+  respell        the first delivery's charge is executed and its answer
+                 lost; the sender re-sends the payment under a new message
+                 id with the CPF unpunctuated and the amount as 150.0,
+                 delivered until acknowledged. One charge, acknowledged.
+  forgets        delivered and acknowledged; the provider forgets its keys
+                 (its retention); delivered again. One charge.
+  second-tenant  delivered and acknowledged; the same message for another
+                 tenant under a new message id. Two charges, one each.
+  copy-killed    two copies at once; the first copy's charge request is
+                 held at the provider; the second runs to its end; the
+                 first is killed; if the second did not acknowledge it is
+                 delivered again until it does. One charge.
+
+Usage: scripts/mutant-breakage.py [HANDLER ...]  (default: every stdin
+handler). Needs PostgreSQL (IDEMCHECK_TEST_DATABASE or
+postgres://postgres@127.0.0.1:5432/test), psql, curl, go, /usr/bin/python3
+with psycopg, and node with testdata/restart/node's modules (npm ci there).
+Exit 0 when every original holds in every scenario and every mutant breaks
+one (but those listed in BREAKS_NOTHING, which must break none), else 1.
+"""
+
+import hashlib
+import http.server
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.parse
+import uuid
+
+import psycopg
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESTART = os.path.join(ROOT, "testdata", "restart")
+DSN = os.environ.get("IDEMCHECK_TEST_DATABASE", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable")
+
+# handler: (files with marks, setup file, how to run it: "go" or an interpreter)
+HANDLERS = {
+    "intent": (["intent/main.go", "intent/setup.sql"], "intent/setup.sql", "go"),
+    "sh/intent.sh": (["sh/intent.sh", "sh/setup.sql"], "sh/setup.sql", "sh"),
+    "python/intent": (["python/intent/main.py", "sh/setup.sql"], "sh/setup.sql", "/usr/bin/python3"),
+    "node/intent": (["node/intent/main.js", "sh/setup.sql"], "sh/setup.sql", "node"),
+}
+
+# Mutants whose safeguard another one covers: they must break nothing.
+BREAKS_NOTHING = {("intent", "unique-constraint")}
+
+BEGIN = re.compile(r"^\s*(//|#|--)\s*mutant:([a-z0-9-]+)\s*$")
+ADD = re.compile(r"^(\s*)(//|#|--)\s*mutant> ?(.*)$")
+END = re.compile(r"^\s*(//|#|--)\s*mutant:end\s*$")
+
+
+def mutant_names(sources):
+    names = set()
+    for src in sources.values():
+        for line in src.splitlines():
+            m = BEGIN.match(line)
+            if m and m.group(2) != "end":
+                names.add(m.group(2))
+    return sorted(names)
+
+
+def apply_mutant(src, name):
+    """The source with region `name` replaced by its `mutant>` lines, the
+    other regions as they are (their `mutant>` lines stay comments)."""
+    out, region = [], None
+    for line in src.splitlines(keepends=True):
+        if region is None:
+            m = BEGIN.match(line)
+            if m and m.group(2) != "end":
+                region = m.group(2)
+                if region != name:
+                    out.append(line)
+                continue
+            out.append(line)
+            continue
+        if END.match(line):
+            if region != name:
+                out.append(line)
+            region = None
+            continue
+        add = ADD.match(line)
+        if region == name:
+            if add:
+                out.append(add.group(1) + add.group(3) + "\n")
+        else:
+            out.append(line)
+    return "".join(out)
+
+
+class Provider:
+    """A fake payment provider: executes a charge once per Idempotency-Key,
+    replays it for the same body, refuses another body with 422."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.reset()
+        provider = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                provider.serve(self, self.headers.get("Idempotency-Key", ""), body)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+
+    def reset(self):
+        with self.lock:
+            self.keys = {}
+            self.charges = []
+            self.hang_up_first = False
+            self.hold_first = None  # an Event the first request waits on
+            self.held = threading.Event()
+            self.requests = 0
+
+    def forget(self):
+        with self.lock:
+            self.keys = {}
+
+    def serve(self, req, key, body):
+        fp = hashlib.sha256(body).hexdigest()
+        with self.lock:
+            self.requests += 1
+            first = self.requests == 1
+            hold = self.hold_first if first else None
+        if hold is not None:
+            self.held.set()
+            hold.wait(30)
+            return  # the sender was killed meanwhile: nothing executed
+        with self.lock:
+            known = self.keys.get(key) if key else None
+            if known and known[0] != fp:
+                status, answer = 422, {"error": "key reused with another body"}
+            elif known:
+                status, answer = 200, known[1]
+            else:
+                self.charges.append((key, body.decode()))
+                answer = {"id": "ch_%d" % len(self.charges)}
+                if key:
+                    self.keys[key] = (fp, answer)
+                status = 200
+            hang_up = first and self.hang_up_first
+        if hang_up:
+            req.close_connection = True
+            req.connection.shutdown(2)
+            return
+        data = json.dumps(answer).encode()
+        req.send_response(status)
+        req.send_header("Content-Type", "application/json")
+        req.send_header("Content-Length", str(len(data)))
+        req.end_headers()
+        req.wfile.write(data)
+
+
+class Run:
+    """One scenario: a fresh schema with the setup applied, the handler's
+    environment pointing at it and at the provider."""
+
+    def __init__(self, command, setup, provider):
+        self.command, self.provider = command, provider
+        self.schema = "breakage_" + uuid.uuid4().hex[:10]
+        with psycopg.connect(DSN, autocommit=True) as conn:
+            conn.execute("create schema " + self.schema)
+            conn.execute("set search_path = " + self.schema)
+            conn.execute(setup)
+        options = "-c search_path=" + self.schema
+        parts = urllib.parse.urlsplit(DSN)
+        query = urllib.parse.parse_qsl(parts.query) + [("options", options)]
+        url = urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query, quote_via=urllib.parse.quote)))
+        self.env = dict(os.environ, DATABASE_URL=url, PROVIDER_URL=provider.url, IDEMPOTENCY_HMAC_KEY="breakage-secret",
+                        PGOPTIONS=options, PGHOST=parts.hostname or "127.0.0.1", PGPORT=str(parts.port or 5432),
+                        PGUSER=parts.username or "postgres", PGDATABASE=parts.path.lstrip("/") or "postgres",
+                        NODE_PATH=os.path.join(RESTART, "node", "node_modules"))
+        provider.reset()
+
+    def close(self):
+        with psycopg.connect(DSN, autocommit=True) as conn:
+            conn.execute("drop schema %s cascade" % self.schema)
+
+    def start(self, msg):
+        p = subprocess.Popen(self.command, shell=True, env=self.env, stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        p.stdin.write(json.dumps(msg).encode())
+        p.stdin.close()
+        return p
+
+    def deliver(self, msg):
+        p = self.start(msg)
+        return p.wait(60) == 0
+
+    def until_acked(self, msg, attempts=4):
+        return any(self.deliver(msg) for _ in range(attempts))
+
+
+def message():
+    with open(os.path.join(RESTART, "message.json")) as f:
+        return json.load(f)
+
+
+def resent(msg, **payment):
+    out = json.loads(json.dumps(msg))
+    out["message_id"] = "wamid." + uuid.uuid4().hex
+    out["payment"].update(payment)
+    return out
+
+
+def lost_response(run):
+    msg = message()
+    run.provider.hang_up_first = True
+    acked = run.until_acked(msg)
+    return ok_if(acked and len(run.provider.charges) == 1, acked, run, "1 charge, acknowledged")
+
+
+def respell(run):
+    msg = message()
+    run.provider.hang_up_first = True
+    run.deliver(msg)  # its charge executed, the answer lost
+    again = resent(msg, chave_pix_destino=re.sub(r"\D", "", msg["payment"]["chave_pix_destino"]), valor=150.0)
+    acked = run.until_acked(again)
+    return ok_if(acked and len(run.provider.charges) == 1, acked, run, "1 charge, the re-send acknowledged")
+
+
+def forgets(run):
+    msg = message()
+    first = run.until_acked(msg)
+    run.provider.forget()
+    acked = first and run.until_acked(msg)
+    return ok_if(acked and len(run.provider.charges) == 1, acked, run, "1 charge")
+
+
+def second_tenant(run):
+    msg = message()
+    other = resent(msg)
+    other["tenant"] = "globex"
+    acked = run.until_acked(msg) and run.until_acked(other)
+    return ok_if(acked and len(run.provider.charges) == 2, acked, run, "2 charges, one per tenant")
+
+
+def copy_killed(run):
+    msg = message()
+    release = threading.Event()
+    run.provider.hold_first = release
+    first = run.start(msg)
+    if not run.provider.held.wait(30):
+        first.kill()
+        return False, "the first copy never reached the provider"
+    second_acked = run.deliver(msg)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    release.set()
+    acked = second_acked or run.until_acked(msg)
+    return ok_if(acked and len(run.provider.charges) == 1, acked, run, "1 charge")
+
+
+def ok_if(ok, acked, run, want):
+    got = "%d charge(s)%s" % (len(run.provider.charges), "" if acked else ", never acknowledged")
+    return ok, "want %s, got %s" % (want, got)
+
+
+SCENARIOS = [("lost-response", lost_response), ("respell", respell), ("forgets", forgets),
+             ("second-tenant", second_tenant), ("copy-killed", copy_killed)]
+
+
+def build(handler, files, runner, sources, workdir):
+    """Writes the handler's (mutated) files out and returns its command and
+    setup SQL."""
+    if runner == "go":
+        overlay = {"Replace": {}}
+        for rel, src in sources.items():
+            path = os.path.join(workdir, os.path.basename(rel))
+            with open(path, "w") as f:
+                f.write(src)
+            overlay["Replace"][os.path.join(RESTART, rel)] = path
+        with open(os.path.join(workdir, "overlay.json"), "w") as f:
+            json.dump(overlay, f)
+        binary = os.path.join(workdir, "handler")
+        subprocess.run(["go", "build", "-overlay", os.path.join(workdir, "overlay.json"), "-o", binary,
+                        "./" + os.path.relpath(os.path.join(RESTART, os.path.dirname(files[0])), ROOT)],
+                       cwd=ROOT, check=True)
+        command = binary
+    else:
+        path = os.path.join(workdir, os.path.basename(files[0]))
+        with open(path, "w") as f:
+            f.write(sources[files[0]])
+        command = "%s %s" % (runner, path)
+    return command, sources[files[1]]
+
+
+def judge(handler, mutant, provider):
+    files, _, runner = HANDLERS[handler]
+    sources = {}
+    for rel in files:
+        with open(os.path.join(RESTART, rel)) as f:
+            src = f.read()
+        sources[rel] = apply_mutant(src, mutant) if mutant else src
+    broke = []
+    with tempfile.TemporaryDirectory() as workdir:
+        command, setup = build(handler, files, runner, sources, workdir)
+        for name, scenario in SCENARIOS:
+            run = Run(command, setup, provider)
+            try:
+                ok, detail = scenario(run)
+            finally:
+                run.close()
+            if not ok:
+                broke.append("%s (%s)" % (name, detail))
+    return broke
+
+
+def main(argv):
+    provider = Provider()
+    failures = 0
+    for handler in argv or list(HANDLERS):
+        files = HANDLERS[handler][0]
+        sources = {}
+        for rel in files:
+            with open(os.path.join(RESTART, rel)) as f:
+                sources[rel] = f.read()
+        for mutant in [None] + mutant_names(sources):
+            broke = judge(handler, mutant, provider)
+            nothing = (handler, mutant) in BREAKS_NOTHING
+            if mutant is None or nothing:
+                good = not broke
+            else:
+                good = bool(broke)
+            failures += not good
+            what = "breaks: " + "; ".join(broke) if broke else "breaks nothing"
+            print("%-14s %-18s %-4s %s" % (handler, mutant or "(original)", "ok" if good else "BAD", what), flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
