@@ -327,8 +327,8 @@ func logMutationTable(t *testing.T, results []mutationResult) {
 }
 
 // TestMutantBreakageByHand runs scripts/mutant-breakage.py: the self-check,
-// without idemcheck, that every mutant of the stdin example handlers
-// really breaks something (and the one listed as breaking nothing does
+// without idemcheck, that every mutant of the example handlers of
+// mutationSubjects really breaks something (and the one listed as breaking nothing does
 // not), by scenarios written out by hand against its own fake provider.
 // It is the oracle of TestMutantsAreCaught's table, not a use of it.
 func TestMutantBreakageByHand(t *testing.T) {
@@ -337,7 +337,7 @@ func TestMutantBreakageByHand(t *testing.T) {
 	python(t)
 	node(t)
 	cmd := exec.Command("/usr/bin/python3", filepath.Join("..", "scripts", "mutant-breakage.py"))
-	cmd.Env = append(os.Environ(), "IDEMCHECK_TEST_DATABASE="+dsn(t))
+	cmd.Env = append(os.Environ(), "IDEMCHECK_TEST_DATABASE="+dsn(t), "AMQP_URL="+amqpURL(t))
 	out, err := cmd.CombinedOutput()
 	t.Logf("breakage by hand:\n%s", out)
 	if err != nil {

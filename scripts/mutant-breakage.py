@@ -26,8 +26,42 @@ would replay them with psql and curl:
                  first is killed; if the second did not acknowledge it is
                  delivered again until it does. One charge.
 
-Usage: scripts/mutant-breakage.py [HANDLER ...]  (default: every stdin
-handler). Needs PostgreSQL (IDEMCHECK_TEST_DATABASE or
+The Idempotency-Key APIs (api/right in Go, Python and Node) are the
+client's side of the same contract; each scenario starts the server on a
+fresh schema and sends it requests as two clients (alice, bob) would:
+
+  api-retry      the provider executes the first charge and hangs up; the
+                 client retries with the same key until 201. One charge,
+                 one order.
+  api-replay     a retry after the 201 gets the same status and body.
+  api-mismatch   the same key with another amount gets 422, and no order.
+  api-clients    alice and bob each send the same key and body: two
+                 operations, two charges, two orders.
+  api-in-flight  a second request with the key while the first is held at
+                 the provider gets 409; once both end, one order.
+  api-crash      the first attempt fails between the order's insert and the
+                 key's completion (a trigger raises once, as a crash would
+                 stop it there); the client retries. One order.
+
+The RabbitMQ consumers (consumers/amqp in Go, python/node consumer/intent)
+consume a fresh queue; a consumer is started again whenever it dies, and a
+message counts as acknowledged when the queue is empty once its consumer
+is stopped (an unacknowledged message goes back to the queue):
+
+  mq-lost-response  the provider executes the first charge and hangs up.
+                    One charge, acknowledged.
+  mq-respell        as respell, both published to the queue. One charge.
+  mq-forgets        as forgets. One charge.
+  mq-second-tenant  as second-tenant. Two charges.
+
+localorder (Go) takes the message as a POST and writes an order row:
+
+  post-redelivered  the same message POSTed twice (a redelivery): both
+                    answered 2xx with the same body, one order.
+
+Usage: scripts/mutant-breakage.py [HANDLER ...]  (default: every handler).
+The consumers need RabbitMQ at AMQP_URL (default amqp://guest:guest@127.0.0.1:5672/)
+and /usr/bin/python3 with pika. Needs PostgreSQL (IDEMCHECK_TEST_DATABASE or
 postgres://postgres@127.0.0.1:5432/test), psql, curl, go, /usr/bin/python3
 with psycopg, and node with testdata/restart/node's modules (npm ci there).
 Exit 0 when every original holds in every scenario and every mutant breaks
@@ -59,7 +93,15 @@ HANDLERS = {
     "sh/intent.sh": (["sh/intent.sh", "sh/setup.sql"], "sh/setup.sql", "sh"),
     "python/intent": (["python/intent/main.py", "sh/setup.sql"], "sh/setup.sql", "/usr/bin/python3"),
     "node/intent": (["node/intent/main.js", "sh/setup.sql"], "sh/setup.sql", "node"),
+    "api/right": (["api/right/main.go", "api/setup.sql"], "api/setup.sql", "go"),
+    "python/api/right": (["python/api/right/main.py", "api/setup.sql"], "api/setup.sql", "/usr/bin/python3"),
+    "node/api/right": (["node/api/right/main.js", "api/setup.sql"], "api/setup.sql", "node"),
+    "localorder": (["localorder/main.go", "localorder/setup.sql"], "localorder/setup.sql", "go"),
+    "consumers/amqp": (["consumers/amqp/main.go", "consumers/setup.sql"], "consumers/setup.sql", "go -key intent"),
+    "python/consumer/intent": (["python/consumer/intent/main.py", "consumers/setup.sql"], "consumers/setup.sql", "/usr/bin/python3"),
+    "node/consumer/intent": (["node/consumer/intent/main.js", "consumers/setup.sql"], "consumers/setup.sql", "node"),
 }
+AMQP_URL = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
 
 # Mutants whose safeguard another one covers: they must break nothing.
 BREAKS_NOTHING = {("intent", "unique-constraint")}
@@ -134,6 +176,7 @@ class Provider:
             self.charges = []
             self.hang_up_first = False
             self.hold_first = None  # an Event the first request waits on
+            self.drop_held = True  # the held request's sender is killed: never executed
             self.held = threading.Event()
             self.requests = 0
 
@@ -150,7 +193,8 @@ class Provider:
         if hold is not None:
             self.held.set()
             hold.wait(30)
-            return  # the sender was killed meanwhile: nothing executed
+            if self.drop_held:
+                return  # the sender was killed meanwhile: nothing executed
         with self.lock:
             known = self.keys.get(key) if key else None
             if known and known[0] != fp:
@@ -285,10 +329,254 @@ SCENARIOS = [("lost-response", lost_response), ("respell", respell), ("forgets",
              ("second-tenant", second_tenant), ("copy-killed", copy_killed)]
 
 
+class Server:
+    """An API handler's server on a free port, for one scenario."""
+
+    def __init__(self, run):
+        import socket
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.run = run
+        self.proc = subprocess.Popen("exec %s 127.0.0.1:%d" % (run.command, self.port), shell=True, env=run.env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        import time
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not listen within 60s")
+
+    def stop(self):
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def post(self, client, key, body, path="/v1/orders"):
+        import http.client
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        headers = {"Content-Type": "application/json"}
+        if client:
+            headers.update({"Authorization": "Bearer " + client, "Idempotency-Key": key})
+        conn.request("POST", path, body=json.dumps(body), headers=headers)
+        resp = conn.getresponse()
+        out = (resp.status, resp.read())
+        conn.close()
+        return out
+
+    def until_created(self, client, key, body, attempts=6):
+        import time
+        status = 0
+        for _ in range(attempts):
+            status, out = self.post(client, key, body)
+            if status // 100 == 2:
+                return status, out
+            time.sleep(1.1 if status == 409 else 0.2)
+        return status, b""
+
+    def orders(self):
+        with psycopg.connect(DSN, autocommit=True) as conn:
+            return conn.execute("select count(*) from %s.orders" % self.run.schema).fetchone()[0]
+
+
+def api_result(ok, server, want, extra=""):
+    got = "%d charge(s), %d order(s)%s" % (len(server.run.provider.charges), server.orders(), extra)
+    return ok, "want %s, got %s" % (want, got)
+
+
+def api_retry(server):
+    server.run.provider.hang_up_first = True
+    status, _ = server.until_created("alice", "k-1", message())
+    ok = status // 100 == 2 and len(server.run.provider.charges) == 1 and server.orders() == 1
+    return api_result(ok, server, "201, 1 charge, 1 order", ", last %d" % status)
+
+
+def api_replay(server):
+    first = server.until_created("alice", "k-1", message())
+    again = server.post("alice", "k-1", message())
+    ok = first[0] // 100 == 2 and again == first
+    return ok, "want the stored answer again, got %d %s then %d %s" % (first[0], first[1][:40], again[0], again[1][:40])
+
+
+def api_mismatch(server):
+    server.until_created("alice", "k-1", message())
+    other = message()
+    other["payment"]["valor"] = "151.00"
+    status, _ = server.post("alice", "k-1", other)
+    return api_result(status == 422 and server.orders() == 1, server, "422, 1 order", ", the other amount got %d" % status)
+
+
+def api_clients(server):
+    a, _ = server.until_created("alice", "k-1", message())
+    b, _ = server.until_created("bob", "k-1", message())
+    ok = a // 100 == 2 and b // 100 == 2 and len(server.run.provider.charges) == 2 and server.orders() == 2
+    return api_result(ok, server, "2 charges, 2 orders")
+
+
+def api_in_flight(server):
+    release = threading.Event()
+    server.run.provider.hold_first = release
+    server.run.provider.drop_held = False
+    first = {}
+    t = threading.Thread(target=lambda: first.update(answer=server.post("alice", "k-1", message())))
+    t.start()
+    if not server.run.provider.held.wait(30):
+        release.set()
+        return False, "the first request never reached the provider"
+    second, _ = server.post("alice", "k-1", message())
+    release.set()
+    t.join(60)
+    ok = second == 409 and server.orders() == 1
+    return api_result(ok, server, "409 for the second, 1 order", ", the second got %d" % second)
+
+
+def api_crash(server):
+    with psycopg.connect(DSN, autocommit=True) as conn:
+        conn.execute("set search_path = " + server.run.schema)
+        conn.execute("""
+create sequence crashes; -- nextval survives the rollback the exception makes
+create function crash_once() returns trigger language plpgsql as $$
+begin
+  if new.status = 'done' and nextval('crashes') = 1 then
+    raise exception 'crash between the order and the key''s completion';
+  end if;
+  return new;
+end $$;
+create trigger crash_once before update on idempotency_keys for each row execute function crash_once();""")
+    status, _ = server.until_created("alice", "k-1", message())
+    return api_result(status // 100 == 2 and server.orders() == 1, server, "201, 1 order", ", last %d" % status)
+
+
+def post_redelivered(server):
+    first = server.post("", "", message(), "/orders")
+    again = server.post("", "", message(), "/orders")
+    ok = first[0] // 100 == 2 and again == first and server.orders() == 1
+    return ok, "want the same 2xx answer twice and 1 order, got %d %s, then %d %s, %d order(s)" % (
+        first[0], first[1][:30], again[0], again[1][:30], server.orders())
+
+
+API_SCENARIOS = [("api-retry", api_retry), ("api-replay", api_replay), ("api-mismatch", api_mismatch),
+                 ("api-clients", api_clients), ("api-in-flight", api_in_flight), ("api-crash", api_crash)]
+
+
+class Queue:
+    """A fresh RabbitMQ queue and the consumers of one scenario."""
+
+    def __init__(self, run):
+        import pika
+        self.run = run
+        self.name = "breakage-" + uuid.uuid4().hex[:10]
+        self.conn = pika.BlockingConnection(pika.URLParameters(AMQP_URL))
+        self.ch = self.conn.channel()
+        self.ch.queue_declare(self.name, durable=False)
+        run.env.update(AMQP_URL=AMQP_URL, AMQP_QUEUE=self.name)
+
+    def close(self):
+        self.ch.queue_delete(self.name)
+        self.conn.close()
+
+    def publish(self, msg):
+        self.ch.basic_publish("", self.name, json.dumps(msg).encode())
+
+    def ready(self):
+        return self.ch.queue_declare(self.name, passive=True).method.message_count
+
+    def drain(self, starts=4):
+        """Runs consumers until the queue is empty with none of them alive;
+        reports whether that happened within starts consumer starts."""
+        import time
+        for _ in range(starts):
+            p = subprocess.Popen(self.run.command, shell=True, env=self.run.env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL, start_new_session=True)
+            deadline = time.time() + 20
+            quiet = 0
+            while time.time() < deadline and p.poll() is None and quiet < 15:
+                time.sleep(0.1)
+                quiet = quiet + 1 if self.ready() == 0 else 0
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            time.sleep(0.3)  # a dead consumer's messages return asynchronously
+            if self.ready() == 0:
+                return True
+        return False
+
+
+def mq_result(ok, queue, want, acked=True):
+    got = "%d charge(s)%s" % (len(queue.run.provider.charges), "" if acked else ", never acknowledged")
+    return ok, "want %s, got %s" % (want, got)
+
+
+def mq_lost_response(q):
+    q.run.provider.hang_up_first = True
+    q.publish(message())
+    acked = q.drain()
+    return mq_result(acked and len(q.run.provider.charges) == 1, q, "1 charge, acknowledged", acked)
+
+
+def mq_respell(q):
+    msg = message()
+    q.run.provider.hang_up_first = True
+    q.publish(msg)
+    q.publish(resent(msg, chave_pix_destino=re.sub(r"\D", "", msg["payment"]["chave_pix_destino"]), valor=150.0))
+    acked = q.drain(6)
+    return mq_result(acked and len(q.run.provider.charges) == 1, q, "1 charge, both acknowledged", acked)
+
+
+def mq_forgets(q):
+    q.publish(message())
+    acked = q.drain()
+    q.run.provider.forget()
+    q.publish(message())
+    acked = acked and q.drain()
+    return mq_result(acked and len(q.run.provider.charges) == 1, q, "1 charge", acked)
+
+
+def mq_second_tenant(q):
+    msg = message()
+    other = resent(msg)
+    other["tenant"] = "globex"
+    q.publish(msg)
+    acked = q.drain()
+    q.publish(other)
+    acked = acked and q.drain()
+    return mq_result(acked and len(q.run.provider.charges) == 2, q, "2 charges, one per tenant", acked)
+
+
+MQ_SCENARIOS = [("mq-lost-response", mq_lost_response), ("mq-respell", mq_respell), ("mq-forgets", mq_forgets),
+                ("mq-second-tenant", mq_second_tenant)]
+
+
+def scenarios_of(handler):
+    if handler == "localorder":
+        return [("post-redelivered", post_redelivered)], Server
+    if "/api/" in "/" + handler:
+        return API_SCENARIOS, Server
+    if "consumer" in handler:
+        return MQ_SCENARIOS, Queue
+    return SCENARIOS, None
+
+
+def run_scenario(command, setup, provider, scenario, around):
+    run = Run(command, setup, provider)
+    res = None
+    try:
+        if around is None:
+            return scenario(run)
+        res = around(run)
+        return scenario(res)
+    finally:
+        if res is not None:
+            res.stop() if around is Server else res.close()
+        run.close()
+
+
 def build(handler, files, runner, sources, workdir):
     """Writes the handler's (mutated) files out and returns its command and
     setup SQL."""
-    if runner == "go":
+    if runner.startswith("go"):
         overlay = {"Replace": {}}
         for rel, src in sources.items():
             path = os.path.join(workdir, os.path.basename(rel))
@@ -301,7 +589,7 @@ def build(handler, files, runner, sources, workdir):
         subprocess.run(["go", "build", "-overlay", os.path.join(workdir, "overlay.json"), "-o", binary,
                         "./" + os.path.relpath(os.path.join(RESTART, os.path.dirname(files[0])), ROOT)],
                        cwd=ROOT, check=True)
-        command = binary
+        command = binary + runner[len("go"):]
     else:
         path = os.path.join(workdir, os.path.basename(files[0]))
         with open(path, "w") as f:
@@ -320,12 +608,9 @@ def judge(handler, mutant, provider):
     broke = []
     with tempfile.TemporaryDirectory() as workdir:
         command, setup = build(handler, files, runner, sources, workdir)
-        for name, scenario in SCENARIOS:
-            run = Run(command, setup, provider)
-            try:
-                ok, detail = scenario(run)
-            finally:
-                run.close()
+        scenarios, around = scenarios_of(handler)
+        for name, scenario in scenarios:
+            ok, detail = run_scenario(command, setup, provider, scenario, around)
             if not ok:
                 broke.append("%s (%s)" % (name, detail))
     return broke
@@ -349,7 +634,7 @@ def main(argv):
                 good = bool(broke)
             failures += not good
             what = "breaks: " + "; ".join(broke) if broke else "breaks nothing"
-            print("%-14s %-18s %-4s %s" % (handler, mutant or "(original)", "ok" if good else "BAD", what), flush=True)
+            print("%-18s %-18s %-4s %s" % (handler, mutant or "(original)", "ok" if good else "BAD", what), flush=True)
     return 1 if failures else 0
 
 
