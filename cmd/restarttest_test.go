@@ -209,7 +209,7 @@ func TestRestartTestQuickStartIntentPasses(t *testing.T) {
 	}
 	all := "PASS 2/2 rounds"
 	if testenv.Full() {
-		all = "PASS 11/11 rounds"
+		all = "PASS 13/13 rounds"
 	}
 	for _, want := range []string{"round 1  clean (no kill)  PASS", "kill at response", "✓ effect-once", "– key-stable", all} {
 		if !strings.Contains(stdout, want) {
