@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/idemcheck/idemcheck/restarttest/pgproxy"
@@ -71,6 +72,9 @@ type attemptRun struct {
 	faultAt  string // a kill point injected without killing: db-commit-lost:N
 	writes   int
 	requests int // effect requests sent so far
+	// acked is set once the attempt was acknowledged, for the other
+	// deliveries' goroutines to read while this one writes its record.
+	acked atomic.Bool
 }
 
 func (a *attemptRun) pgid() int {
@@ -394,7 +398,7 @@ func (rs *roundState) settledByAnother(delivery int) bool {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	for _, a := range rs.attempts {
-		if a.rec.Delivery != delivery && a.rec.Acked() {
+		if a.rec.Delivery != delivery && a.acked.Load() {
 			return true
 		}
 	}
@@ -507,6 +511,7 @@ func (rs *roundState) settle(a *attemptRun, ok bool) {
 	case a.rec.Outcome == "":
 		a.rec.Outcome = OutcomeFailed
 	}
+	a.acked.Store(a.rec.Acked())
 }
 
 // postAttempt delivers the message to the handler's server, starting it
