@@ -37,22 +37,29 @@ type envelopeSpan struct {
 // DefaultEnvelopeFields that are present. A message that is not a JSON
 // object has no envelope.
 func findEnvelope(msg []byte, paths []string) ([]envelopeSpan, error) {
-	explicit := len(paths) > 0
-	if !explicit {
-		paths = DefaultEnvelopeFields
+	if len(paths) == 0 {
+		return namedSpans(msg, DefaultEnvelopeFields, "")
 	}
+	return namedSpans(msg, paths, "--envelope-field")
+}
+
+// namedSpans locates the values at paths in msg. flag is the option that
+// named them, each of which must then be present; "" means default paths,
+// where a missing one, or a message that is not JSON, is no error.
+func namedSpans(msg []byte, paths []string, flag string) ([]envelopeSpan, error) {
+	explicit := flag != ""
 	want := map[string]string{} // normalized path → as given
 	for _, p := range paths {
 		norm, err := normalizePath(p)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("bad %s %q: %w", flag, p, err)
 		}
 		want[norm] = p
 	}
 	found, err := scalarSpans(msg, want)
 	if err != nil {
 		if explicit {
-			return nil, fmt.Errorf("--envelope-field: the message is not JSON (%v): a re-sent message needs a JSON message", err)
+			return nil, fmt.Errorf("%s: the message is not JSON (%v): a re-sent message needs a JSON message", flag, err)
 		}
 		return nil, nil
 	}
@@ -62,7 +69,7 @@ func findEnvelope(msg []byte, paths []string) ([]envelopeSpan, error) {
 		s, ok := found[norm]
 		if !ok {
 			if explicit {
-				return nil, fmt.Errorf("--envelope-field %q: not in the message as a string or number", p)
+				return nil, fmt.Errorf("%s %q: not in the message as a string or number", flag, p)
 			}
 			continue
 		}
@@ -79,7 +86,7 @@ func normalizePath(p string) (string, error) {
 	p = strings.ReplaceAll(strings.ReplaceAll(p, "[", "."), "]", "")
 	segs := strings.Split(p, ".")
 	if p == "" || slices.Contains(segs, "") {
-		return "", fmt.Errorf("bad --envelope-field %q: want a JSON path such as message_id or meta.event_id or entry[0].id", p)
+		return "", errors.New("want a JSON path such as message_id or meta.event_id or entry[0].id")
 	}
 	return strings.Join(segs, "."), nil
 }

@@ -214,7 +214,7 @@ func KillPointForms() []string {
 		KillDBWrite + ":\tkill after the N-th committed write",
 		KillDBCommitLost + ":\tdrop the reply of the N-th commit",
 		KillTime + ":\tkill after a DURATION",
-		KillConcurrent + ":\tN deliveries at once (concurrent:N+KILL kills the first at KILL)",
+		KillConcurrent + ":\tN deliveries at once (concurrent:N+KILL kills the first copy to reach KILL)",
 		KillResend + "\tre-send under fresh envelope ids",
 		KillRespell + "\tre-send spelled another way after a kill",
 		KillForgets + "\tdeliver again after the provider forgot its keys",

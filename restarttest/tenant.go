@@ -30,11 +30,7 @@ var tenantNames = []string{"tenant", "tenantid", "merchant", "merchantid", "acco
 // whose name is one of tenantNames.
 func findTenant(msg []byte, paths []string) ([]envelopeSpan, error) {
 	if len(paths) > 0 {
-		spans, err := findEnvelope(msg, paths)
-		if err != nil {
-			return nil, errors.New(strings.ReplaceAll(err.Error(), "--envelope-field", "--tenant-field"))
-		}
-		return spans, nil
+		return namedSpans(msg, paths, "--tenant-field")
 	}
 	found, err := scalarSpansWhere(msg, func(path string) bool {
 		segs := strings.Split(path, ".")
@@ -104,6 +100,9 @@ func tenantOf(r *Round, delivery int) *Round {
 // effect exactly once at every endpoint the clean round called, and the
 // second tenant under keys of its own.
 func checkTenantsApart(r *Round, exp expectation) Check {
+	if len(exp.endpoints) == 0 && len(r.LocalEffects) == 0 {
+		return notApplicable(CheckEffectOnce, "no effect request and no --effect-sql: nothing to count")
+	}
 	first, second := tenantOf(r, 1), tenantOf(r, 2)
 	firstKeys := map[string]bool{}
 	for _, q := range first.EffectRequests {
@@ -126,9 +125,6 @@ func checkTenantsApart(r *Round, exp expectation) Check {
 	}
 	if len(r.LocalEffects) > 0 {
 		fs = append(fs, localEffects(r.LocalEffects)...)
-	}
-	if len(exp.endpoints) == 0 && len(r.LocalEffects) == 0 {
-		return notApplicable(CheckEffectOnce, "no effect request and no --effect-sql: nothing to count")
 	}
 	if len(fs) > 0 {
 		return failed(CheckEffectOnce, fs)

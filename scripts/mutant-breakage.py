@@ -350,7 +350,7 @@ class Server:
                 time.sleep(0.05)
         raise RuntimeError("the server did not listen within 60s")
 
-    def stop(self):
+    def close(self):
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
 
@@ -569,7 +569,7 @@ def run_scenario(command, setup, provider, scenario, around):
         return scenario(res)
     finally:
         if res is not None:
-            res.stop() if around is Server else res.close()
+            res.close()
         run.close()
 
 
