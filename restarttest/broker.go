@@ -110,12 +110,14 @@ func (b *brokerTransport) close() error {
 }
 
 func (b *brokerTransport) judge(context.Context, *roundState, *Round) error { return nil }
+func (b *brokerTransport) failure() error                                   { return nil }
+func (b *brokerTransport) oneProcess() bool                                 { return false }
 
 // deliver publishes the message once per delivery and runs one consumer
 // per delivery until the broker has nothing pending and the handler is
 // quiet, restarting a consumer that died (killed, crashed) after the
 // backoff, up to the attempts.
-func (b *brokerTransport) deliver(ctx context.Context, rs *roundState, deliveries int) {
+func (b *brokerTransport) deliver(ctx context.Context, rs *roundState) {
 	if err := b.ops.reset(ctx); err != nil {
 		rs.envErr(&EnvError{Err: err})
 		return
@@ -131,7 +133,7 @@ func (b *brokerTransport) deliver(ctx context.Context, rs *roundState, deliverie
 		}
 		return
 	}
-	ds := make([]int, deliveries)
+	ds := make([]int, rs.deliveries())
 	for i := range ds {
 		ds[i] = i + 1
 	}
@@ -236,35 +238,28 @@ func (b *brokerTransport) finalPending(ctx context.Context) (brokerPending, erro
 // attempts run out, and returns its last attempt. *next is the number of
 // the delivery's next attempt.
 func (b *brokerTransport) consume(ctx context.Context, rs *roundState, d int, next *int, settled <-chan struct{}) *attemptRun {
-	backoff := rs.h.cfg.Backoff
-	for i := 2; i < *next && backoff < MaxBackoff; i++ {
-		backoff = rs.h.cfg.nextBackoff(backoff)
-	}
-	var a *attemptRun
-	for ; *next <= rs.h.cfg.MaxAttempts; *next++ {
-		i := *next
-		if i > 1 {
+	end := deliveryLoop{
+		delivery: d,
+		first:    *next,
+		try: func(ctx context.Context, a *attemptRun) time.Duration {
+			b.runConsumer(ctx, rs, a, settled)
+			return 0
+		},
+		settled:      settled,
+		afterFailure: func() {
 			select {
-			case <-time.After(backoff):
-			case <-settled:
-				return a
-			case <-ctx.Done():
-				return a
+			case <-settled: // the round settled as the consumer died
+			default:
+				b.consumerDied(ctx, rs)
 			}
-			backoff = rs.h.cfg.nextBackoff(backoff)
-		}
-		a = &attemptRun{armed: rs.armable(d)}
-		a.rec.Delivery, a.rec.Index = d, i
-		rs.mu.Lock()
-		rs.attempts = append(rs.attempts, a)
-		rs.mu.Unlock()
-		if b.runConsumer(ctx, rs, a, settled) || ctx.Err() != nil {
-			*next++
-			return a
-		}
-		b.consumerDied(ctx, rs)
-	}
-	return a
+		},
+		// Each copy is a message of its own, and a consumer restarts on the
+		// broker's clock, not the harness's holds.
+		ownCopies:   true,
+		ignoreHolds: true,
+	}.run(ctx, rs)
+	*next = end.next
+	return end.last
 }
 
 // consumerDied starts the broker's redelivery timer once no consumer of the

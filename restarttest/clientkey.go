@@ -1,7 +1,6 @@
 package restarttest
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -129,6 +128,9 @@ func newClientKeyTransport(h *harness) (*clientKeyTransport, error) {
 
 func (t *clientKeyTransport) describe(rep *Report) { rep.ClientKey = t.header }
 
+func (t *clientKeyTransport) failure() error   { return t.srv.failure() }
+func (t *clientKeyTransport) oneProcess() bool { return true }
+
 func (t *clientKeyTransport) close() error {
 	t.srv.stop()
 	return nil
@@ -151,7 +153,6 @@ type apiRequest struct {
 	key    string
 	noKey  bool
 	body   []byte
-	gate   *startGate // the first attempt of a delivery of a concurrent round
 }
 
 // answer is what came back.
@@ -163,18 +164,22 @@ type answer struct {
 	timedOut   bool
 }
 
-func (t *clientKeyTransport) deliver(ctx context.Context, rs *roundState, deliveries int) {
+func (t *clientKeyTransport) deliver(ctx context.Context, rs *roundState) {
 	cr := &clientKeyRound{key: newClientKey()}
 	t.mu.Lock()
 	t.cur = cr
 	t.mu.Unlock()
 	defer t.srv.stop()
-	if deliveries > 1 {
-		//idemcheck:ignore IDEM001 the harness plays the client: one key per round (newClientKey), resent on every delivery of that round, as a client does
-		t.deliverTogether(ctx, rs, cr, deliveries)
-	} else {
-		t.deliverUntilAcked(ctx, rs, cr, 1, nil)
-	}
+	// N deliveries at once send the logical request at the same instant,
+	// each retried until acknowledged: the constraint race. The harness
+	// plays the client, with one key per round sent on every delivery.
+	rs.deliverAll(ctx, func(d int) deliveryLoop {
+		// Each copy is the client's own request: another one's answer
+		// does not end it.
+		return deliveryLoop{delivery: d, ownCopies: true, try: func(ctx context.Context, a *attemptRun) time.Duration {
+			return t.attempt(ctx, rs, a, apiRequest{key: cr.key, body: rs.h.cfg.Message}).retryAfter
+		}}
+	})
 	if rs.rv != nil {
 		rs.rv.openAll()
 	}
@@ -184,141 +189,30 @@ func (t *clientKeyTransport) deliver(ctx context.Context, rs *roundState, delive
 	cr.probes = t.probeRound(ctx, rs, cr)
 }
 
-// deliverTogether sends the logical request from N deliveries at the same
-// instant, each retried until acknowledged: the constraint race.
-func (t *clientKeyTransport) deliverTogether(ctx context.Context, rs *roundState, cr *clientKeyRound, deliveries int) {
-	gate := newStartGate(deliveries, startGateWait(rs.h.cfg.Timeout))
-	var wg sync.WaitGroup
-	for d := 1; d <= deliveries; d++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.deliverUntilAcked(ctx, rs, cr, d, gate)
-		}()
-	}
-	wg.Wait()
-}
-
-// deliverUntilAcked sends the logical request and retries it with the same
-// key until a 2xx answer or the attempts run out, waiting the backoff (or
-// the server's Retry-After, bounded) between tries, and first for every
-// delivery the harness holds. gate, when set, starts the first attempt
-// together with the other deliveries'.
-func (t *clientKeyTransport) deliverUntilAcked(ctx context.Context, rs *roundState, cr *clientKeyRound, delivery int, gate *startGate) {
-	armable := rs.kp.kills()
-	backoff := rs.h.cfg.Backoff
-	wait := backoff
-	for i := 1; i <= rs.h.cfg.MaxAttempts; i++ {
-		if i > 1 {
-			rs.holds.waitIdle(ctx, rs.h.cfg.Timeout)
-			select {
-			case <-time.After(wait):
-			case <-ctx.Done():
-				return
-			}
-			backoff = rs.h.cfg.nextBackoff(backoff)
-			wait = backoff
-		}
-		a := &attemptRun{armed: armable && !rs.killLanded()}
-		a.rec.Delivery, a.rec.Index = delivery, i
-		rs.mu.Lock()
-		rs.attempts = append(rs.attempts, a)
-		rs.mu.Unlock()
-		req := apiRequest{key: cr.key, body: rs.h.cfg.Message}
-		if i == 1 {
-			req.gate = gate
-		}
-		ans := t.attempt(ctx, rs, a, req)
-		if a.rec.Acked() || ctx.Err() != nil {
-			return
-		}
-		wait = max(wait, min(ans.retryAfter, maxRetryAfter))
-	}
-}
-
-// attempt is one try of the logical request: the server is started when it
-// is not running, the kill point armed, the answer recorded.
+// attempt is one try of the logical request at the server, with the
+// client's key.
 func (t *clientKeyTransport) attempt(ctx context.Context, rs *roundState, a *attemptRun, req apiRequest) answer {
-	started := time.Now()
-	rs.begin(a)
-	defer rs.end(a, started)
-	if req.gate != nil {
-		defer req.gate.abandon() // failed before it could send: nobody waits for it
-	}
 	a.rec.IdempotencyKey = req.key
-	p, err := t.srv.ensure(ctx, rs.h.cfg.Timeout)
-	if err != nil {
-		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
-		var env *EnvError
-		if errors.As(err, &env) {
-			rs.envErr(err)
-		}
-		if p != nil {
-			rs.copyServerOutput(a, p)
-		}
-		return answer{err: err}
-	}
-	a.mu.Lock()
-	a.killFn = p.kill
-	pending := a.killedAt != ""
-	a.mu.Unlock()
-	if pending {
-		p.kill()
-	}
-	if a.armed && rs.kp.Kind == KillTime {
-		timer := time.AfterFunc(rs.kp.Delay, func() { rs.kill(a) })
-		defer timer.Stop()
-	}
-	ans := t.send(ctx, req)
-	if ans.err == nil {
-		a.rec.HTTPStatus = ans.status
-		a.rec.Response = string(ans.body)
-	}
-	switch {
-	case ans.timedOut:
-		a.fire("timeout")
-		a.rec.Error = "no answer within the timeout"
-	case ans.err != nil:
-		a.rec.Error = ans.err.Error()
-	}
-	if a.killReason() != "" {
-		<-p.done
-	}
-	rs.copyServerOutput(a, p)
-	rs.settle(a, ans.err == nil && ans.status/100 == 2)
-	return ans
+	return rs.serverAttempt(ctx, a, t.srv, func(ctx context.Context, client *http.Client) answer {
+		return postJSON(ctx, client, t.srv.url, req.body, t.h.cfg.Timeout, t.headers(req)...)
+	})
 }
 
 // send makes one HTTP request to the server and reads the answer.
 func (t *clientKeyTransport) send(ctx context.Context, req apiRequest) answer {
-	actx, cancel := context.WithTimeout(ctx, t.h.cfg.Timeout)
-	defer cancel()
-	r, err := http.NewRequestWithContext(actx, http.MethodPost, t.srv.url, bytes.NewReader(req.body))
-	if err != nil {
-		return answer{err: err}
-	}
-	r.Header.Set("Content-Type", "application/json")
+	return postJSON(ctx, t.srv.client, t.srv.url, req.body, t.h.cfg.Timeout, t.headers(req)...)
+}
+
+// headers are the request's client header and its key.
+func (t *clientKeyTransport) headers(req apiRequest) []httpHeader {
+	var hs []httpHeader
 	if req.client >= 0 && req.client < len(t.clients) {
-		r.Header.Set(t.clients[req.client].name, t.clients[req.client].value)
+		hs = append(hs, t.clients[req.client])
 	}
 	if !req.noKey {
-		r.Header.Set(t.header, req.key)
+		hs = append(hs, httpHeader{t.header, req.key})
 	}
-	client := t.srv.client
-	if req.gate != nil {
-		client = req.gate.client(actx)
-	}
-	resp, err := client.Do(r)
-	if err != nil {
-		return answer{err: errors.New(httpErrorText(err)), timedOut: actx.Err() == context.DeadlineExceeded && ctx.Err() == nil}
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, responseCap))
-	ans := answer{status: resp.StatusCode, body: body, retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"))}
-	if err != nil {
-		ans.err = errors.New("answer cut off: " + httpErrorText(err))
-	}
-	return ans
+	return hs
 }
 
 // httpErrorText says what went wrong with a request without Go's wrapping

@@ -135,8 +135,7 @@ type harness struct {
 	cleanMS         int64
 	roundMu         sync.Mutex
 	round           *roundState
-	deliverSrv      *server
-	transport       transport      // how messages reach the handler, when not stdin or a plain POST
+	transport       transport      // how messages reach the handler
 	marker          string         // NAME=VALUE put in every handler's environment
 	envelope        []envelopeSpan // the transport's ids in the message
 	tenant          []envelopeSpan // the message's tenant fields
@@ -230,18 +229,11 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	if h.transport, err = h.openTransport(ctx); err != nil {
 		return nil, err
 	}
-	if h.transport != nil {
-		defer func() {
-			if cerr := h.transport.close(); cerr != nil && retErr == nil {
-				rep, retErr = nil, cerr
-			}
-		}()
-	} else if cfg.DeliverURL != "" {
-		if h.deliverSrv, err = newServer(cfg.Handler, cfg.DeliverURL, h.env); err != nil {
-			return nil, &EnvError{Err: err}
+	defer func() {
+		if cerr := h.transport.close(); cerr != nil && retErr == nil {
+			rep, retErr = nil, cerr
 		}
-		defer h.deliverSrv.stop()
-	}
+	}()
 
 	rep = &Report{
 		Version:     ReportVersion,
@@ -251,9 +243,7 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 		Kept:        cfg.Keep,
 		SchemaCheck: db.guard.status(),
 	}
-	if h.transport != nil {
-		h.transport.describe(rep)
-	}
+	h.transport.describe(rep)
 	if h.resendApplies() {
 		for _, e := range h.envelope {
 			rep.EnvelopeFields = append(rep.EnvelopeFields, e.path)
@@ -559,14 +549,15 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	if kp.Kind == KillRespell {
 		// The round's kill is its first delivery's.
 		rs = newRoundState(h, h.respellKill())
+		rs.planned = kp
 	}
 	if kp.Concurrent() {
 		// A server answers every delivery from one process: its arrivals
 		// cannot be told apart by delivery.
-		_, api := h.transport.(*clientKeyTransport)
-		rs.rv = newRendezvous(kp.Deliveries(), rendezvousWait(h.cleanMS, h.cfg.Timeout), h.deliverSrv == nil && !api, rs.holds)
+		oneProcess := h.transport.oneProcess()
+		rs.rv = newRendezvous(kp.Deliveries(), rendezvousWait(h.cleanMS, h.cfg.Timeout), !oneProcess, rs.holds)
 		rs.rv.scaleWithArrival(time.Now(), h.cfg.Timeout/2)
-		if h.deliverSrv != nil {
+		if oneProcess {
 			rs.gate = newStartGate(kp.Deliveries(), startGateWait(h.cfg.Timeout))
 		}
 	}
@@ -582,8 +573,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	defer stopDeliveries()
 	stopWatch := h.watchBypass()
 	defer stopWatch()
-	switch {
-	case kp.Kind == KillResend || kp.Kind == KillRespell || kp.Kind == KillTenant:
+	switch kp.Kind {
+	case KillResend, KillRespell, KillTenant:
 		prepare := rs.prepareResend
 		switch kp.Kind {
 		case KillRespell:
@@ -595,30 +586,11 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 			return Round{}, &EnvError{Err: err}
 		}
 		defer rs.cleanupResend()
-		switch {
-		case h.transport != nil:
-			h.transport.deliver(dctx, rs, 2) // a broker: published again
-		case kp.Kind == KillRespell:
-			rs.deliverRespell(dctx)
-		default:
-			rs.deliverResend(dctx)
-		}
-	case kp.Kind == KillForgets:
+	case KillForgets:
 		rs.forget = h.prov.forget
-		if h.transport != nil {
-			h.transport.deliver(dctx, rs, 2)
-		} else {
-			rs.deliverResend(dctx)
-		}
-	case h.transport != nil:
-		h.transport.deliver(dctx, rs, rs.deliveries())
-	default:
-		rs.deliverAll(dctx)
 	}
+	h.transport.deliver(dctx, rs)
 	stopWatch()
-	if h.deliverSrv != nil {
-		h.deliverSrv.stop()
-	}
 	escaped := sweepMarked(h.marker)
 	if ctx.Err() == nil && dctx.Err() != nil {
 		return Round{}, rs.roundTimeout(index)
@@ -672,15 +644,10 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	}
 	round.LocalEffects = local
 	round.Checks = runChecks(&round, exp)
-	if h.deliverSrv != nil && kp.Kind != KillTenant {
-		round.Checks = append(round.Checks, checkAnswersAgree(&round, kp.Kind == KillResend || kp.Kind == KillRespell))
+	if err := h.transport.judge(ctx, rs, &round); err != nil {
+		return Round{}, err
 	}
-	if h.transport != nil {
-		if err := h.transport.judge(ctx, rs, &round); err != nil {
-			return Round{}, err
-		}
-	}
-	if err := h.serverFailure(); err != nil {
+	if err := h.transport.failure(); err != nil {
 		return Round{}, err // the answers may have come from another run's server
 	}
 	round.Passed = allPassed(round.Checks)
@@ -695,18 +662,6 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, err
 	}
 	return round, nil
-}
-
-// serverFailure is a foreign listener the handler's server met on its
-// port, in a delivery or a probe.
-func (h *harness) serverFailure() error {
-	if h.deliverSrv != nil {
-		return h.deliverSrv.failure()
-	}
-	if t, ok := h.transport.(*clientKeyTransport); ok {
-		return t.srv.failure()
-	}
-	return nil
 }
 
 // environmentFailure turns "the handler could not even be found" on the

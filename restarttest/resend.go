@@ -76,11 +76,11 @@ func (rs *roundState) cleanupResend() {
 
 // deliverResend delivers the original until acknowledged, then the re-sent
 // message until acknowledged.
-func (rs *roundState) deliverResend(ctx context.Context) {
-	rs.deliverUntilAcked(ctx, 1)
+func (rs *roundState) deliverResend(ctx context.Context, loop func(delivery int) deliveryLoop) {
+	loop(1).run(ctx, rs)
 	if rs.deliveryAcked(1) && ctx.Err() == nil {
 		rs.between()
-		rs.deliverUntilAcked(ctx, 2)
+		loop(2).run(ctx, rs)
 	}
 }
 

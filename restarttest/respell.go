@@ -254,18 +254,22 @@ func (rs *roundState) prepareRespell() error {
 // deliverRespell delivers the original until its kill (or its
 // acknowledgement), then the re-sent message until acknowledged, then the
 // original's redeliveries.
-func (rs *roundState) deliverRespell(ctx context.Context) {
+func (rs *roundState) deliverRespell(ctx context.Context, loop func(delivery int) deliveryLoop) {
 	if !rs.kp.kills() {
-		rs.deliverResend(ctx)
+		rs.deliverResend(ctx, loop)
 		return
 	}
-	next, over := rs.deliverFrom(ctx, 1, 1, true)
+	original := loop(1)
+	original.pauseOnKill = true
+	end := original.run(ctx, rs)
 	if ctx.Err() != nil {
 		return
 	}
-	rs.deliverUntilAcked(ctx, 2)
-	if !over && ctx.Err() == nil {
-		rs.deliverFrom(ctx, 1, next, false)
+	loop(2).run(ctx, rs)
+	if !end.over && ctx.Err() == nil {
+		original = loop(1)
+		original.first = end.next
+		original.run(ctx, rs)
 	}
 }
 

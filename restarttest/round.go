@@ -1,12 +1,8 @@
 package restarttest
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"slices"
 	"sort"
@@ -20,9 +16,12 @@ import (
 // roundState is the live state of one round: the attempts in flight, the
 // kill point, and the hooks the provider and the listener call.
 type roundState struct {
-	h     *harness
-	kp    KillPoint
-	start time.Time
+	h  *harness
+	kp KillPoint // the round's kill
+	// planned is the round's kill point as the plan has it: a respell
+	// round's kp is the kill of its first delivery.
+	planned KillPoint
+	start   time.Time
 
 	mu       sync.Mutex
 	envError error // a harness or environment failure seen during the round
@@ -126,7 +125,7 @@ func (a *attemptRun) killReason() string {
 }
 
 func newRoundState(h *harness, kp KillPoint) *roundState {
-	return &roundState{h: h, kp: kp, start: time.Now(), inflight: map[*attemptRun]bool{}, senders: map[*EffectRequest]sentBy{},
+	return &roundState{h: h, kp: kp, planned: kp, start: time.Now(), inflight: map[*attemptRun]bool{}, senders: map[*EffectRequest]sentBy{},
 		holds: newHoldCount()}
 }
 
@@ -270,19 +269,6 @@ func (rs *roundState) responded(r *EffectRequest) {
 // once: N in a concurrent round, else one.
 func (rs *roundState) deliveries() int { return rs.kp.Deliveries() }
 
-// deliverAll runs the round's deliveries, N at once in a concurrent round.
-func (rs *roundState) deliverAll(ctx context.Context) {
-	var wg sync.WaitGroup
-	for d := 1; d <= rs.deliveries(); d++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rs.deliverUntilAcked(ctx, d)
-		}()
-	}
-	wg.Wait()
-}
-
 // DefaultRoundTimeout bounds a round's deliveries unless
 // Config.RoundTimeout says otherwise: far above what the default three
 // attempts of 30s take, short enough that --max-attempts 1000000000 with a
@@ -307,56 +293,6 @@ func (rs *roundState) roundTimeout(index int) error {
 	rs.mu.Unlock()
 	return envErrorf("round %d (--kill-at %s) did not settle within %s (--round-timeout): %d attempts ran, the last stopped; raise --round-timeout, or lower --max-attempts or --timeout",
 		index, rs.kp, rs.h.cfg.RoundTimeout, n)
-}
-
-// deliverUntilAcked delivers the message and redelivers after a short,
-// doubling backoff until an attempt is acknowledged or the attempts run out.
-func (rs *roundState) deliverUntilAcked(ctx context.Context, delivery int) {
-	rs.deliverFrom(ctx, delivery, 1, false)
-}
-
-// deliverFrom runs the delivery's attempts from attempt first on, as
-// deliverUntilAcked does; with pauseOnKill it stops after the attempt the
-// round's kill landed on (a respell round sends its re-send there). It
-// returns the next attempt's number and whether the delivery is over
-// (acknowledged, out of attempts, or stopped).
-func (rs *roundState) deliverFrom(ctx context.Context, delivery, first int, pauseOnKill bool) (next int, over bool) {
-	backoff := rs.h.cfg.Backoff
-	for i := 2; i < first; i++ {
-		backoff = rs.h.cfg.nextBackoff(backoff)
-	}
-	for i := first; i <= rs.h.cfg.MaxAttempts; i++ {
-		if i > 1 {
-			rs.holds.waitIdle(ctx, rs.h.cfg.Timeout)
-			select {
-			case <-time.After(backoff):
-			case <-ctx.Done():
-				return i, true
-			}
-			backoff = rs.h.cfg.nextBackoff(backoff)
-			if rs.settledByAnother(delivery) {
-				return i, true
-			}
-		}
-		// The kill stays armed until it lands: an attempt that failed on
-		// its own first (a provider 500, a crash) does not use it up.
-		a := &attemptRun{armed: rs.armable(delivery), msg: rs.message(delivery)}
-		a.rec.Delivery, a.rec.Index = delivery, i
-		if i == 1 {
-			a.gate = rs.gate
-		}
-		rs.mu.Lock()
-		rs.attempts = append(rs.attempts, a)
-		rs.mu.Unlock()
-		rs.runAttempt(ctx, a)
-		if a.rec.Acked() || ctx.Err() != nil {
-			return i + 1, true
-		}
-		if pauseOnKill && a.landed() == rs.kp.Landing() {
-			return i + 1, false
-		}
-	}
-	return rs.h.cfg.MaxAttempts + 1, true
 }
 
 // armable reports whether the next attempt of delivery is armed with the
@@ -441,14 +377,6 @@ func (rs *roundState) end(a *attemptRun, started time.Time) {
 	a.rec.DurationMS = time.Since(started).Milliseconds()
 }
 
-func (rs *roundState) runAttempt(ctx context.Context, a *attemptRun) {
-	if rs.h.deliverSrv != nil {
-		rs.postAttempt(ctx, a)
-		return
-	}
-	rs.execAttempt(ctx, a)
-}
-
 // execAttempt runs the handler once with the message on stdin.
 func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 	started := time.Now()
@@ -512,69 +440,6 @@ func (rs *roundState) settle(a *attemptRun, ok bool) {
 		a.rec.Outcome = OutcomeFailed
 	}
 	a.acked.Store(a.rec.Acked())
-}
-
-// postAttempt delivers the message to the handler's server, starting it
-// first when it is not running.
-func (rs *roundState) postAttempt(ctx context.Context, a *attemptRun) {
-	srv := rs.h.deliverSrv
-	started := time.Now()
-	rs.begin(a)
-	defer rs.end(a, started)
-	if a.gate != nil {
-		defer a.gate.abandon() // failed before it could send: nobody waits for it
-	}
-	p, err := srv.ensure(ctx, rs.h.cfg.Timeout)
-	if err != nil {
-		a.rec.Outcome, a.rec.Error = OutcomeError, err.Error()
-		var env *EnvError
-		if errors.As(err, &env) {
-			rs.envErr(err)
-		}
-		if p != nil {
-			rs.copyServerOutput(a, p)
-		}
-		return
-	}
-	a.mu.Lock()
-	a.killFn = p.kill
-	pending := a.killedAt != ""
-	a.mu.Unlock()
-	if pending {
-		p.kill()
-	}
-
-	actx, cancel := context.WithTimeout(ctx, rs.h.cfg.Timeout)
-	defer cancel()
-	if a.armed && rs.kp.Kind == KillTime {
-		t := time.AfterFunc(rs.kp.Delay, func() { rs.kill(a) })
-		defer t.Stop()
-	}
-	req, _ := http.NewRequestWithContext(actx, http.MethodPost, srv.url, bytes.NewReader(a.msg.body))
-	req.Header.Set("Content-Type", "application/json")
-	client := srv.client
-	if a.gate != nil {
-		client = a.gate.client(actx)
-	}
-	resp, err := client.Do(req)
-	if err == nil {
-		a.rec.HTTPStatus = resp.StatusCode
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, responseCap))
-		a.rec.Response = string(body) // replay-identical compares the answers
-		resp.Body.Close()
-	}
-	switch {
-	case err != nil && actx.Err() == context.DeadlineExceeded && ctx.Err() == nil:
-		a.fire("timeout")
-		a.rec.Error = "no answer within the timeout"
-	case err != nil:
-		a.rec.Error = err.Error()
-	}
-	if a.killReason() != "" {
-		<-p.done
-	}
-	rs.copyServerOutput(a, p)
-	rs.settle(a, err == nil && resp.StatusCode/100 == 2)
 }
 
 func (rs *roundState) copyServerOutput(a *attemptRun, p *groupProcess) {

@@ -7,40 +7,52 @@ import (
 	"strings"
 )
 
-// transport is how a message reaches a long-running handler when it is not
-// the message on stdin or a plain POST: an HTTP API under the
-// Idempotency-Key contract (clientKeyTransport), a RabbitMQ queue
-// (amqpBroker) or a NATS JetStream consumer (natsBroker).
+// transport is how a message reaches the handler: on its standard input
+// (stdinTransport), in a plain POST to its HTTP server (postTransport), to
+// an HTTP API under the Idempotency-Key contract (clientKeyTransport), on
+// a RabbitMQ queue (amqpBroker) or on a NATS JetStream consumer
+// (natsBroker). Every one runs its attempts through deliveryLoop, which
+// arms them with the round's kill.
 type transport interface {
-	// deliver runs the round's deliveries (deliveries of the same message
-	// at once) until each is acknowledged or its attempts run out, and
-	// leaves no handler process running.
-	deliver(ctx context.Context, rs *roundState, deliveries int)
+	// deliver runs the round's deliveries (rs.deliveries() of the same
+	// message at once, or two in turn) until each is acknowledged or its
+	// attempts run out, and leaves no handler process running.
+	deliver(ctx context.Context, rs *roundState)
 	// judge adds the transport's own checks to a frozen round. An error
 	// is a harness failure.
 	judge(ctx context.Context, rs *roundState, r *Round) error
 	// describe puts the transport's setup into the report's header.
 	describe(rep *Report)
+	// failure is a harness failure the transport met in the round (a
+	// foreign listener on the server's port), or nil.
+	failure() error
+	// oneProcess reports whether one handler process answers every
+	// delivery (a server), so a concurrent round cannot tell the
+	// deliveries' arrivals apart by process and starts them at a gate.
+	oneProcess() bool
 	// close removes what the run created outside the schema (queues,
 	// streams) and checks that nothing is left.
 	close() error
 }
 
-// openTransport picks the transport the configuration asks for; nil means
-// stdin delivery or a plain POST.
+// openTransport picks the transport the configuration asks for.
 func (h *harness) openTransport(ctx context.Context) (transport, error) {
 	raw := h.cfg.DeliverURL
 	if raw == "" {
 		if h.cfg.ClientKey {
 			return nil, envErrorf("client keys need an HTTP API: pass --deliver http://127.0.0.1:PORT/path")
 		}
-		return nil, nil
+		return stdinTransport{}, nil
 	}
 	scheme, _, _ := strings.Cut(raw, "://")
 	switch strings.ToLower(scheme) {
 	case "http":
 		if !h.cfg.ClientKey {
-			return nil, nil
+			srv, err := newServer(h.cfg.Handler, raw, h.env)
+			if err != nil {
+				return nil, &EnvError{Err: err}
+			}
+			return &postTransport{srv: srv, timeout: h.cfg.Timeout}, nil
 		}
 		t, err := newClientKeyTransport(h)
 		if err != nil {
@@ -53,14 +65,6 @@ func (h *harness) openTransport(ctx context.Context) (transport, error) {
 		return openNATS(ctx, h)
 	}
 	return nil, envErrorf("bad --deliver URL %q: want http://, amqp:// or nats://", RedactURL(raw))
-}
-
-// consumersPerDelivery reports whether each delivery has its own handler
-// process (broker consumers), so a concurrent round's rendezvous can tell
-// the deliveries apart; an HTTP API answers them all from one process.
-func consumersPerDelivery(t transport) bool {
-	_, ok := t.(*brokerTransport)
-	return ok
 }
 
 // RedactURL hides the password of a URL, for messages and reports.
