@@ -245,7 +245,7 @@ func (b *brokerTransport) consume(ctx context.Context, rs *roundState, d int, ne
 			b.runConsumer(ctx, rs, a, settled)
 			return 0
 		},
-		settled:      settled,
+		settled: settled,
 		afterFailure: func() {
 			select {
 			case <-settled: // the round settled as the consumer died
