@@ -291,7 +291,6 @@ func restartTestConfig(opts *RestartTestOptions) (restarttest.Config, error) {
 	}
 	cfg = restarttest.Config{
 		Handler:        opts.Handler,
-		DeliverURL:     opts.Deliver,
 		Message:        msg,
 		EffectSQL:      opts.EffectSQL,
 		EnvelopeFields: opts.EnvelopeFields,

@@ -33,14 +33,13 @@ func deliveryConfig(opts *RestartTestOptions, cfg *restarttest.Config) error {
 			return UsageErrorf("--client-header: %v", err)
 		}
 	}
-	cfg.ClientKey = opts.ClientKey
-	cfg.ClientKeyHeader = opts.ClientKeyHeader
-	cfg.ClientHeaders = opts.ClientHeaders
-	cfg.RequireKey = opts.RequireKey
-	cfg.Queue = opts.Queue
-	cfg.Subject = opts.Subject
-	cfg.AckWait = opts.AckWait
-	cfg.AllowRemote = opts.AllowRemote
-	cfg.NATSPush = opts.NATSPush
+	cfg.Delivery = restarttest.Delivery{URL: opts.Deliver, Broker: restarttest.BrokerDelivery{
+		Queue: opts.Queue, Subject: opts.Subject, AckWait: opts.AckWait, AllowRemote: opts.AllowRemote, NATSPush: opts.NATSPush,
+	}}
+	if opts.ClientKey {
+		cfg.Delivery.ClientKey = &restarttest.ClientKeyDelivery{
+			Header: opts.ClientKeyHeader, ClientHeaders: opts.ClientHeaders, RequireKey: opts.RequireKey,
+		}
+	}
 	return nil
 }

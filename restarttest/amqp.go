@@ -29,15 +29,15 @@ type amqpBroker struct {
 }
 
 func openAMQP(ctx context.Context, h *harness) (transport, error) {
-	raw := h.cfg.DeliverURL
-	if _, err := checkBrokerHost(raw, h.cfg.AllowRemote); err != nil {
+	raw := h.cfg.Delivery.URL
+	if _, err := checkBrokerHost(raw, h.cfg.Delivery.Broker.AllowRemote); err != nil {
 		return nil, &EnvError{Err: err}
 	}
 	conn, err := amqp.DialConfig(raw, amqp.Config{Dial: amqp.DefaultDial(5 * time.Second)})
 	if err != nil {
 		return nil, envErrorf("RabbitMQ at %s is not reachable: %v", RedactURL(raw), amqpErrorText(err))
 	}
-	b := &amqpBroker{url: raw, queue: h.cfg.Queue, conn: conn}
+	b := &amqpBroker{url: raw, queue: h.cfg.Delivery.Broker.Queue, conn: conn}
 	b.sweepStaleQueues()
 	if b.queue == "" {
 		b.queue = "idemcheck-" + randomHex(5) + ownerSuffix()
@@ -50,7 +50,7 @@ func openAMQP(ctx context.Context, h *harness) (transport, error) {
 		b.conn.Close()
 		return nil, &EnvError{Err: err}
 	}
-	return newBrokerTransport(h, b, raw, h.cfg.AckWait), nil
+	return newBrokerTransport(h, b, raw, h.cfg.Delivery.Broker.AckWait), nil
 }
 
 func amqpErrorText(err error) string {

@@ -61,13 +61,12 @@ func consumer(t *testing.T, name string) string {
 func brokerConfig(t *testing.T, deliver, handler string) Config {
 	return Config{
 		Handler:     handler,
-		DeliverURL:  deliver,
+		Delivery:    Delivery{URL: deliver, Broker: BrokerDelivery{AckWait: 400 * time.Millisecond}},
 		Message:     readTestdata(t, "message.json"),
 		Setup:       string(readTestdata(t, "consumers/setup.sql")),
 		MaxAttempts: 4,
 		Timeout:     attemptLimit,
 		Backoff:     30 * time.Millisecond,
-		AckWait:     400 * time.Millisecond,
 		DSN:         dsn(t),
 	}
 }
@@ -77,7 +76,7 @@ func brokerConfig(t *testing.T, deliver, handler string) Config {
 // margin before a quiet consumer counts as done.
 func amqpConfig(t *testing.T, handler string) Config {
 	cfg := brokerConfig(t, amqpURL(t), handler)
-	cfg.AckWait = time.Second
+	cfg.Delivery.Broker.AckWait = time.Second
 	return cfg
 }
 
@@ -92,7 +91,7 @@ func TestBrokerIntentConsumersPass(t *testing.T) {
 		"nats": func(t *testing.T) Config { return brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent") },
 		"nats-push": func(t *testing.T) Config {
 			cfg := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -push -key intent")
-			cfg.NATSPush = true
+			cfg.Delivery.Broker.NATSPush = true
 			return cfg
 		},
 	}
@@ -144,7 +143,7 @@ func TestBrokerPerDeliveryKeysFail(t *testing.T) {
 		},
 		"nats-push": func(t *testing.T) Config {
 			cfg := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -push -key delivery-count")
-			cfg.NATSPush = true
+			cfg.Delivery.Broker.NATSPush = true
 			return cfg
 		},
 	}
@@ -189,8 +188,8 @@ func TestNATSSlowConsumerNotRedelivered(t *testing.T) {
 				handler += " -push"
 			}
 			cfg := brokerConfig(t, natsURL(t), handler)
-			cfg.NATSPush = push
-			cfg.Fault = ProviderFault{Delay: 2 * cfg.AckWait}
+			cfg.Delivery.Broker.NATSPush = push
+			cfg.Fault = ProviderFault{Delay: 2 * cfg.Delivery.Broker.AckWait}
 			cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}}
 			rep := run(t, cfg)
 			defer dumpOnFailure(t, rep)
@@ -215,7 +214,7 @@ func TestNATSSlowConsumerNotRedelivered(t *testing.T) {
 func TestAMQPSlowConsumerIsNotStoppedAsIdle(t *testing.T) {
 	t.Parallel()
 	cfg := brokerConfig(t, amqpURL(t), consumer(t, "amqp")+" -key delivery -think 1200ms")
-	cfg.AckWait = time.Second
+	cfg.Delivery.Broker.AckWait = time.Second
 	cfg.KillPoints = []KillPoint{{Kind: KillNone}}
 	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
@@ -230,7 +229,7 @@ func TestAMQPQueueLifecycle(t *testing.T) {
 	t.Parallel()
 	raw := amqpURL(t)
 	cfg := amqpConfig(t, consumer(t, "amqp"))
-	cfg.Queue = "idemcheck-test-" + randomHex(4)
+	cfg.Delivery.Broker.Queue = "idemcheck-test-" + randomHex(4)
 	cfg.KillPoints = []KillPoint{{Kind: KillNone}}
 	run(t, cfg)
 	conn, err := amqp.Dial(raw)
@@ -238,17 +237,17 @@ func TestAMQPQueueLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	for _, q := range []string{cfg.Queue, cfg.Queue + ".rejected"} {
+	for _, q := range []string{cfg.Delivery.Broker.Queue, cfg.Delivery.Broker.Queue + ".rejected"} {
 		ch, _ := conn.Channel()
 		if _, err := ch.QueueDeclarePassive(q, true, false, false, false, nil); err == nil {
 			t.Errorf("queue %s is still there after the run", q)
 		}
 	}
 	ch, _ := conn.Channel()
-	if _, err := ch.QueueDeclare(cfg.Queue, false, true, false, false, nil); err != nil {
+	if _, err := ch.QueueDeclare(cfg.Delivery.Broker.Queue, false, true, false, false, nil); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { ch, _ := conn.Channel(); _, _ = ch.QueueDelete(cfg.Queue, false, false, false) }()
+	defer func() { ch, _ := conn.Channel(); _, _ = ch.QueueDelete(cfg.Delivery.Broker.Queue, false, false, false) }()
 	_, err = Run(context.Background(), cfg)
 	var env *EnvError
 	if !errors.As(err, &env) || !strings.Contains(err.Error(), "already exists") {
@@ -268,7 +267,7 @@ func TestBrokerUnreachable(t *testing.T) {
 		fmt.Sprintf("amqp://guest:hunter2@127.0.0.1:%d/", port),
 		fmt.Sprintf("nats://app:hunter2@127.0.0.1:%d", port),
 	} {
-		cfg := Config{Handler: "true", DeliverURL: raw, Message: []byte("{}"), DSN: dsn(t)}
+		cfg := Config{Handler: "true", Delivery: Delivery{URL: raw}, Message: []byte("{}"), DSN: dsn(t)}
 		_, err := Run(context.Background(), cfg)
 		var env *EnvError
 		if !errors.As(err, &env) || !strings.Contains(err.Error(), "not reachable") || !strings.Contains(err.Error(), fmt.Sprint(port)) {
@@ -278,7 +277,7 @@ func TestBrokerUnreachable(t *testing.T) {
 			t.Errorf("%s: the password is in %q", raw, err)
 		}
 	}
-	cfg := Config{Handler: "true", DeliverURL: "amqp://guest:guest@10.9.8.7:5672/", Message: []byte("{}"), DSN: dsn(t)}
+	cfg := Config{Handler: "true", Delivery: Delivery{URL: "amqp://guest:guest@10.9.8.7:5672/"}, Message: []byte("{}"), DSN: dsn(t)}
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--allow-remote") {
 		t.Errorf("remote broker: %v, want a refusal naming --allow-remote", err)
 	}
@@ -357,7 +356,7 @@ func TestBrokerLostConnectionStillRemoves(t *testing.T) {
 	t.Run("amqp", func(t *testing.T) {
 		raw := amqpURL(t)
 		open := func() (*brokerTransport, *amqpBroker) {
-			tr, err := openAMQP(ctx, &harness{cfg: Config{DeliverURL: raw}})
+			tr, err := openAMQP(ctx, &harness{cfg: Config{Delivery: Delivery{URL: raw}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -406,7 +405,7 @@ func TestBrokerLostConnectionStillRemoves(t *testing.T) {
 	})
 	t.Run("nats", func(t *testing.T) {
 		raw := natsURL(t)
-		tr, err := openNATS(ctx, &harness{cfg: Config{DeliverURL: raw}})
+		tr, err := openNATS(ctx, &harness{cfg: Config{Delivery: Delivery{URL: raw}}})
 		if err != nil {
 			t.Fatal(err)
 		}

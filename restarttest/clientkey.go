@@ -107,16 +107,16 @@ func ParseClientHeader(s string) (name, value string, err error) {
 }
 
 func newClientKeyTransport(h *harness) (*clientKeyTransport, error) {
-	srv, err := newServer(h.cfg.Handler, h.cfg.DeliverURL, h.env)
+	srv, err := newServer(h.cfg.Handler, h.cfg.Delivery.URL, h.env)
 	if err != nil {
 		return nil, err
 	}
-	t := &clientKeyTransport{h: h, srv: srv, header: h.cfg.ClientKeyHeader}
+	t := &clientKeyTransport{h: h, srv: srv, header: h.cfg.Delivery.ClientKey.Header}
 	if t.header == "" {
 		t.header = "Idempotency-Key"
 	}
 	t.header = http.CanonicalHeaderKey(t.header)
-	for _, raw := range h.cfg.ClientHeaders {
+	for _, raw := range h.cfg.Delivery.ClientKey.ClientHeaders {
 		name, value, err := ParseClientHeader(raw)
 		if err != nil {
 			return nil, err

@@ -182,7 +182,7 @@ func (t *clientKeyTransport) probeRound(ctx context.Context, rs *roundState, cr 
 			probes = append(probes, t.probe(ctx, rs, Probe{Name: ProbeMismatch, Changed: what}, apiRequest{key: cr.key, body: changed}))
 		}
 	}
-	if rs.h.cfg.RequireKey {
+	if rs.h.cfg.Delivery.ClientKey.RequireKey {
 		probes = append(probes, t.probe(ctx, rs, Probe{Name: ProbeNoKey}, apiRequest{noKey: true, body: rs.h.cfg.Message}))
 	}
 	return probes

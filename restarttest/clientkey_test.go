@@ -28,17 +28,17 @@ func apiServerConfig(t *testing.T, server string) Config {
 		t.Fatal(err)
 	}
 	return Config{
-		Handler:       fmt.Sprintf("exec %s 127.0.0.1:%d", server, port),
-		DeliverURL:    fmt.Sprintf("http://127.0.0.1:%d/v1/orders", port),
-		Message:       readTestdata(t, "message.json"),
-		Setup:         string(readTestdata(t, "api/setup.sql")),
-		MaxAttempts:   4,
-		Timeout:       attemptLimit,
-		Backoff:       30 * time.Millisecond,
-		DSN:           dsn(t),
-		ClientKey:     true,
-		ClientHeaders: []string{"Authorization: Bearer alice", "Authorization: Bearer bob"},
-		RequireKey:    true,
+		Handler: fmt.Sprintf("exec %s 127.0.0.1:%d", server, port),
+		Delivery: Delivery{URL: fmt.Sprintf("http://127.0.0.1:%d/v1/orders", port), ClientKey: &ClientKeyDelivery{
+			ClientHeaders: []string{"Authorization: Bearer alice", "Authorization: Bearer bob"},
+			RequireKey:    true,
+		}},
+		Message:     readTestdata(t, "message.json"),
+		Setup:       string(readTestdata(t, "api/setup.sql")),
+		MaxAttempts: 4,
+		Timeout:     attemptLimit,
+		Backoff:     30 * time.Millisecond,
+		DSN:         dsn(t),
 	}
 }
 
@@ -179,7 +179,7 @@ func TestAPIArticleMiddlewareLeavesTheKeyStuck(t *testing.T) {
 		}
 	}
 	cfg := apiConfig(t, "right")
-	port := strings.TrimPrefix(strings.Split(cfg.DeliverURL, "/")[2], "127.0.0.1:")
+	port := strings.TrimPrefix(strings.Split(cfg.Delivery.URL, "/")[2], "127.0.0.1:")
 	cfg.Handler = "sh ../testdata/restart/api/sh/article.sh " + port
 	cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillResponse}}
 	rep := run(t, cfg)

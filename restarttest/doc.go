@@ -12,8 +12,10 @@
 //
 // The handler protocol is the one documented in docs/restart-test.md: the command runs
 // with `sh -c` in its own process group, once per delivery, with the message
-// on stdin (exit 0 acknowledges), or as a long-running HTTP server when
-// Config.DeliverURL is set. It finds DATABASE_URL, the PG* variables,
+// on stdin (exit 0 acknowledges), or, as Config.Delivery says, as a
+// long-running HTTP server the message is POSTed to (plainly, or as the
+// API's client under the Idempotency-Key contract) or a consumer of a
+// RabbitMQ queue or NATS JetStream stream. It finds DATABASE_URL, the PG* variables,
 // PROVIDER_URL, MODEL_URL and IDEMPOTENCY_HMAC_KEY in its environment.
 //
 // Use Run to execute a run, pgembed.Start for a throwaway PostgreSQL, and

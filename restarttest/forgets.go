@@ -15,14 +15,14 @@ import "errors"
 // request (else the provider remembers nothing). Not with --client-key:
 // the client's retries there are the contract's replay probes.
 func (h *harness) forgetsApplies() bool {
-	return !h.cfg.ClientKey && h.learned.EffectRequests > 0
+	return !h.cfg.Delivery.clientKey() && h.learned.EffectRequests > 0
 }
 
 // checkForgetsPlan refuses an explicit provider-forgets round with
 // --client-key.
 func (h *harness) checkForgetsPlan() error {
 	for _, k := range h.cfg.KillPoints {
-		if k.Kind == KillForgets && h.cfg.ClientKey {
+		if k.Kind == KillForgets && h.cfg.Delivery.clientKey() {
 			return errors.New("--kill-at provider-forgets does not apply with --client-key: the API's own replay, not the provider's, answers the client's retries")
 		}
 	}

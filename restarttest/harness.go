@@ -16,9 +16,9 @@ import (
 
 // Config describes one restart-test run.
 type Config struct {
-	Handler    string // shell command, run with `sh -c`
-	DeliverURL string // when set, Handler is a server and the message is POSTed here
-	Message    []byte // delivered unchanged
+	Handler  string   // shell command, run with `sh -c`
+	Delivery Delivery // how the message reaches the handler (zero: on its stdin)
+	Message  []byte   // delivered unchanged
 	Setup      string // SQL applied inside the fresh schema every round
 	// EffectSQL are queries, each returning one integer, run in the round's
 	// schema after every round: the handler's own effects (order rows),
@@ -56,21 +56,8 @@ type Config struct {
 	// Notice, when set, receives one-line notices about the run (a handler
 	// asked the database proxy for TLS).
 	Notice func(string)
-
-	// ClientKey makes idemcheck the API's client under the Idempotency-Key
-	// contract (with an http:// DeliverURL); see clientkey.go.
-	ClientKey       bool
-	ClientKeyHeader string   // default Idempotency-Key
-	ClientHeaders   []string // "Name: Value", one per client; the first is used for ordinary deliveries
-	RequireKey      bool     // a request without the key must be refused
-
-	// Broker delivery (an amqp:// or nats:// DeliverURL); see broker.go.
-	Queue       string        // AMQP queue (default: fresh per run)
-	Subject     string        // NATS subject (default: fresh per run)
-	AckWait     time.Duration // NATS AckWait once the consumers died (Timeout while one runs); the AMQP idle window (default 1s)
-	AllowRemote bool          // a broker that is not on loopback
-	NATSPush    bool          // a NATS push consumer instead of a pull consumer
 }
+
 
 // EnvError is a harness or environment failure (handler not found, database
 // unreachable, a handler that fails without any kill, nothing to judge): the
@@ -238,7 +225,7 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 	rep = &Report{
 		Version:     ReportVersion,
 		Handler:     cfg.Handler,
-		Deliver:     RedactURL(cfg.DeliverURL),
+		Deliver:     RedactURL(cfg.Delivery.URL),
 		Schema:      db.schema,
 		Kept:        cfg.Keep,
 		SchemaCheck: db.guard.status(),
@@ -413,7 +400,7 @@ func (h *harness) expandPlan(plan []KillPoint, random bool) []KillPoint {
 // --client-key: the API answers both copies from one process, which one
 // kill stops, and the in-flight probe already tests the 409.
 func (h *harness) concurrentKills(random bool) []KillPoint {
-	if h.cfg.ClientKey {
+	if h.cfg.Delivery.clientKey() {
 		return nil
 	}
 	var out []KillPoint
@@ -671,7 +658,7 @@ func (h *harness) environmentFailure(index int, r Round) error {
 		return nil
 	}
 	a := r.Attempts[0]
-	if a.Outcome == OutcomeError && h.cfg.DeliverURL == "" {
+	if a.Outcome == OutcomeError && h.cfg.Delivery.URL == "" {
 		return envErrorf("handler could not be started: %s", a.Error)
 	}
 	if a.ExitCode != nil && (*a.ExitCode == 127 || *a.ExitCode == 126) {

@@ -42,7 +42,7 @@ func TestKilledRunHelper(t *testing.T) {
 			defer wg.Done()
 			_, _ = Run(context.Background(), Config{
 				Handler:    "touch " + ready + "." + name + "; sleep 300",
-				DeliverURL: deliver,
+				Delivery:   Delivery{URL: deliver},
 				Message:    []byte(`{}`),
 				Setup:      "create table t (id int);",
 				KillPoints: []KillPoint{{Kind: KillNone}},

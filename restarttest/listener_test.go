@@ -25,7 +25,7 @@ func TestTwoRunsOnOnePortNeverJudgeEachOther(t *testing.T) {
 	right := apiConfig(t, "right")
 	flawed := apiConfig(t, "nofingerprint")
 	flawed.Handler = strings.Replace(right.Handler, apiServer(t, "right"), apiServer(t, "nofingerprint"), 1)
-	flawed.DeliverURL = right.DeliverURL
+	flawed.Delivery.URL = right.Delivery.URL
 	kps := []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2}}
 	right.KillPoints, flawed.KillPoints = kps, kps
 	n := testenv.Repeat(t)

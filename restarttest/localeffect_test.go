@@ -18,7 +18,7 @@ func localOrderConfig(t *testing.T, args string, effectSQL ...string) Config {
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	return Config{
 		Handler:     strings.TrimSpace(handler(t, "localorder") + " " + args + " " + addr),
-		DeliverURL:  "http://" + addr + "/orders",
+		Delivery:    Delivery{URL: "http://" + addr + "/orders"},
 		Message:     readTestdata(t, "message.json"),
 		Setup:       string(readTestdata(t, "localorder/setup.sql")),
 		EffectSQL:   effectSQL,

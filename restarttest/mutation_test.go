@@ -57,7 +57,7 @@ func mutationSubjects() []mutationSubject {
 		{name: "localorder (Go, POST)", files: []string{"localorder/main.go", "localorder/setup.sql"}, pkg: "testdata/restart/localorder", full: true,
 			config: func(t *testing.T, handler, setup string) Config {
 				cfg := localOrderConfig(t, "", countOrders)
-				addr := strings.Split(cfg.DeliverURL, "/")[2]
+				addr := strings.Split(cfg.Delivery.URL, "/")[2]
 				cfg.Handler = "exec " + handler + " " + addr
 				cfg.Setup = setup
 				return cfg

@@ -14,7 +14,7 @@ import (
 )
 
 // natsBroker is a JetStream stream and durable consumer created for the
-// run: a pull consumer, or with Config.NATSPush a push consumer delivering
+// run: a pull consumer, or with Delivery.Broker.NATSPush a push consumer delivering
 // to NATS_DELIVER_SUBJECT in the queue group named like the consumer (so
 // concurrent consumers share the messages). JetStream tells exactly what a consumer has not acknowledged
 // (NumAckPending) and not yet received (NumPending); a message the handler
@@ -57,8 +57,8 @@ type natsBroker struct {
 }
 
 func openNATS(ctx context.Context, h *harness) (transport, error) {
-	raw := h.cfg.DeliverURL
-	if _, err := checkBrokerHost(raw, h.cfg.AllowRemote); err != nil {
+	raw := h.cfg.Delivery.URL
+	if _, err := checkBrokerHost(raw, h.cfg.Delivery.Broker.AllowRemote); err != nil {
 		return nil, &EnvError{Err: err}
 	}
 	nc, err := nats.Connect(raw, nats.Timeout(5*time.Second), nats.MaxReconnects(0), nats.Name("idemcheck restart-test"))
@@ -72,7 +72,7 @@ func openNATS(ctx context.Context, h *harness) (transport, error) {
 	}
 	suffix := randomHex(5)
 	b := &natsBroker{
-		url: raw, subject: h.cfg.Subject, ackWait: h.cfg.AckWait, holdWait: h.cfg.Timeout, push: h.cfg.NATSPush, nc: nc, js: js,
+		url: raw, subject: h.cfg.Delivery.Broker.Subject, ackWait: h.cfg.Delivery.Broker.AckWait, holdWait: h.cfg.Timeout, push: h.cfg.Delivery.Broker.NATSPush, nc: nc, js: js,
 		stream:   natsStreamPrefix + strings.ToUpper(suffix),
 		consumer: "idemcheck-" + suffix,
 	}

@@ -320,7 +320,7 @@ func TestDeliverMode(t *testing.T) {
 			cmd := fmt.Sprintf("%s=%s SERVER_ADDR=127.0.0.1:%d SERVER_PIDS=%s exec %s -test.run='^$'", serverModeEnv, mode, port, pids, exe)
 			rep := run(t, Config{
 				Handler:     cmd,
-				DeliverURL:  fmt.Sprintf("http://127.0.0.1:%d/webhook", port),
+				Delivery:    Delivery{URL: fmt.Sprintf("http://127.0.0.1:%d/webhook", port)},
 				Message:     readTestdata(t, "message.json"),
 				KillPoints:  []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2}},
 				MaxAttempts: 3,
@@ -437,7 +437,7 @@ func TestDeliverPortWaitDoesNotConnect(t *testing.T) {
 		serverModeEnv, port, filepath.Join(dir, "pids"), conns, exe)
 	rep := run(t, Config{
 		Handler:     cmd,
-		DeliverURL:  fmt.Sprintf("http://127.0.0.1:%d/webhook", port),
+		Delivery:    Delivery{URL: fmt.Sprintf("http://127.0.0.1:%d/webhook", port)},
 		Message:     readTestdata(t, "message.json"),
 		KillPoints:  []KillPoint{{Kind: KillNone}, {Kind: KillResponse}},
 		MaxAttempts: 3,
@@ -490,10 +490,10 @@ func TestDeliverPortTakenIsAnEnvironmentError(t *testing.T) {
 		}
 	}()
 	_, err = Run(context.Background(), Config{
-		Handler:    "sleep 5",
-		DeliverURL: "http://" + ln.Addr().String() + "/hook",
-		Message:    []byte(`{}`),
-		DSN:        dsn(t),
+		Handler:  "sleep 5",
+		Delivery: Delivery{URL: "http://" + ln.Addr().String() + "/hook"},
+		Message:  []byte(`{}`),
+		DSN:      dsn(t),
 	})
 	var env *EnvError
 	if !errors.As(err, &env) || !strings.Contains(err.Error(), "already listens") {
@@ -544,7 +544,7 @@ func TestServerThatNeverListens(t *testing.T) {
 	}
 	_, err = Run(t.Context(), Config{
 		Handler:     "sleep 30",
-		DeliverURL:  fmt.Sprintf("http://127.0.0.1:%d/webhook", port),
+		Delivery:    Delivery{URL: fmt.Sprintf("http://127.0.0.1:%d/webhook", port)},
 		Message:     readTestdata(t, "message.json"),
 		KillPoints:  []KillPoint{{Kind: KillNone}},
 		MaxAttempts: 1,

@@ -16,7 +16,7 @@ import (
 // operation's identity (--client-key) a re-send under a new key is a new
 // operation by contract: no resend round.
 func (h *harness) resendApplies() bool {
-	if h.cfg.ClientKey {
+	if h.cfg.Delivery.clientKey() {
 		return false
 	}
 	return len(h.envelope) > 0
@@ -28,7 +28,7 @@ func (h *harness) checkResendPlan() error {
 	for _, k := range h.cfg.KillPoints {
 		switch {
 		case k.Kind != KillResend || h.resendApplies():
-		case h.cfg.ClientKey:
+		case h.cfg.Delivery.clientKey():
 			return errors.New("--kill-at resend does not apply with --client-key: the client owns the operation's key, and a re-send under a new key is a new operation")
 		default:
 			return errors.New("--kill-at resend: the message has no envelope field to renew (message_id, messageId, MessageId, event_id, eventId or id at the top level); name one with --envelope-field PATH")

@@ -191,7 +191,7 @@ func writeReordered(b *bytes.Buffer, v any) {
 // another way. Not with --client-key: the client owns the operation's key,
 // and a changed body under it is the mismatch probe's case.
 func (h *harness) respellApplies() bool {
-	if h.cfg.ClientKey {
+	if h.cfg.Delivery.clientKey() {
 		return false
 	}
 	_, _, ok := respelled(h.cfg.Message, h.envelopePaths())
@@ -204,7 +204,7 @@ func (h *harness) checkRespellPlan() error {
 	for _, k := range h.cfg.KillPoints {
 		switch {
 		case k.Kind != KillRespell || h.respellApplies():
-		case h.cfg.ClientKey:
+		case h.cfg.Delivery.clientKey():
 			return errors.New("--kill-at respell does not apply with --client-key: the client owns the operation's key, and a changed body under it is the mismatch probe's case")
 		default:
 			return errors.New("--kill-at respell: the message has nothing to spell another way (a JSON object with a CPF, CNPJ, phone, e-mail or Pix key, or an amount, valor or value field)")

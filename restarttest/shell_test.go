@@ -226,7 +226,7 @@ func TestShellServerHandler(t *testing.T) {
 	}
 	cfg := shellConfig(t, "", kill...)
 	cfg.Handler = fmt.Sprintf("sh ../testdata/restart/sh/server.sh %d", port)
-	cfg.DeliverURL = fmt.Sprintf("http://127.0.0.1:%d/hook", port)
+	cfg.Delivery.URL = fmt.Sprintf("http://127.0.0.1:%d/hook", port)
 	rep := run(t, cfg)
 	defer dumpOnFailure(t, rep)
 	if rep.Verdict != VerdictPass {

@@ -58,7 +58,7 @@ func foldName(s string) string {
 // the clean round did something to count. Not with --client-key: the
 // other-client probe keeps clients apart there.
 func (h *harness) tenantApplies() bool {
-	return !h.cfg.ClientKey && len(h.tenant) > 0 && (h.learned.EffectRequests > 0 || len(h.cfg.EffectSQL) > 0)
+	return !h.cfg.Delivery.clientKey() && len(h.tenant) > 0 && (h.learned.EffectRequests > 0 || len(h.cfg.EffectSQL) > 0)
 }
 
 // checkTenantPlan refuses an explicit second-tenant round with nothing to
@@ -67,7 +67,7 @@ func (h *harness) checkTenantPlan() error {
 	for _, k := range h.cfg.KillPoints {
 		switch {
 		case k.Kind != KillTenant:
-		case h.cfg.ClientKey:
+		case h.cfg.Delivery.clientKey():
 			return errors.New("--kill-at second-tenant does not apply with --client-key: two --client-header values test that clients are kept apart")
 		case len(h.tenant) == 0:
 			return fmt.Errorf("--kill-at second-tenant: the message names no tenant (a member named %s, at any depth); name one with --tenant-field PATH", strings.Join(tenantNames[:4], ", "))

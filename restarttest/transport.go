@@ -5,7 +5,43 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 )
+
+// Delivery says how the message reaches the handler. The zero value writes
+// it to the handler's standard input, one process per attempt.
+type Delivery struct {
+	// URL is where the message goes. Empty: the handler's stdin. http://:
+	// the handler is a long-running server and the message is POSTed
+	// here. amqp:// or nats://: the message is published to a RabbitMQ
+	// queue or a NATS JetStream stream the handler consumes from.
+	URL string
+	// ClientKey, with an http:// URL, makes idemcheck the API's client
+	// under the Idempotency-Key contract; nil posts the message plainly.
+	ClientKey *ClientKeyDelivery
+	// Broker tunes an amqp:// or nats:// URL.
+	Broker BrokerDelivery
+}
+
+// ClientKeyDelivery is the client side of the Idempotency-Key contract;
+// see clientkey.go.
+type ClientKeyDelivery struct {
+	Header        string   // default Idempotency-Key
+	ClientHeaders []string // "Name: Value", one per client; the first is used for ordinary deliveries
+	RequireKey    bool     // a request without the key must be refused
+}
+
+// BrokerDelivery tunes a broker delivery; see broker.go.
+type BrokerDelivery struct {
+	Queue       string        // AMQP queue (default: fresh per run)
+	Subject     string        // NATS subject (default: fresh per run)
+	AckWait     time.Duration // NATS AckWait once the consumers died (Timeout while one runs); the AMQP idle window (default 1s)
+	AllowRemote bool          // a broker that is not on loopback
+	NATSPush    bool          // a NATS push consumer instead of a pull consumer
+}
+
+// clientKey reports whether idemcheck acts as the API's client.
+func (d Delivery) clientKey() bool { return d.ClientKey != nil }
 
 // transport is how a message reaches the handler: on its standard input
 // (stdinTransport), in a plain POST to its HTTP server (postTransport), to
@@ -37,9 +73,9 @@ type transport interface {
 
 // openTransport picks the transport the configuration asks for.
 func (h *harness) openTransport(ctx context.Context) (transport, error) {
-	raw := h.cfg.DeliverURL
+	raw := h.cfg.Delivery.URL
 	if raw == "" {
-		if h.cfg.ClientKey {
+		if h.cfg.Delivery.clientKey() {
 			return nil, envErrorf("client keys need an HTTP API: pass --deliver http://127.0.0.1:PORT/path")
 		}
 		return stdinTransport{}, nil
@@ -47,7 +83,7 @@ func (h *harness) openTransport(ctx context.Context) (transport, error) {
 	scheme, _, _ := strings.Cut(raw, "://")
 	switch strings.ToLower(scheme) {
 	case "http":
-		if !h.cfg.ClientKey {
+		if !h.cfg.Delivery.clientKey() {
 			srv, err := newServer(h.cfg.Handler, raw, h.env)
 			if err != nil {
 				return nil, &EnvError{Err: err}
