@@ -177,6 +177,7 @@ func (t *clientKeyTransport) deliver(ctx context.Context, rs *roundState) {
 		// Each copy is the client's own request: another one's answer
 		// does not end it.
 		return deliveryLoop{delivery: d, ownCopies: true, try: func(ctx context.Context, a *attemptRun) time.Duration {
+			//idemcheck:ignore IDEM001 the harness plays the client: one key per round (newClientKey), resent on every attempt of that round, as a client does
 			return t.attempt(ctx, rs, a, apiRequest{key: cr.key, body: rs.h.cfg.Message}).retryAfter
 		}}
 	})
@@ -186,6 +187,7 @@ func (t *clientKeyTransport) deliver(ctx context.Context, rs *roundState) {
 	if ctx.Err() != nil {
 		return
 	}
+	//idemcheck:ignore IDEM001 the probes resend the round's client key on purpose: they test what the server does with a key it has seen
 	cr.probes = t.probeRound(ctx, rs, cr)
 }
 

@@ -502,6 +502,7 @@ type redoer interface{ redo(redos int) bool }
 // harness decided is never reported.
 func (h *harness) runRoundUninterrupted(ctx context.Context, index int, kp KillPoint) (Round, error) {
 	for redos := 0; ; redos++ {
+		//idemcheck:ignore IDEM001 a client-key round draws one key per round, as the API's client does, and its probes resend it on purpose
 		round, err := h.runRound(ctx, index, kp)
 		r, ok := h.transport.(redoer)
 		if err != nil || !ok || !r.redo(redos) {
