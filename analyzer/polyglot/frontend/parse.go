@@ -4,16 +4,8 @@ package frontend
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/python"
-	"github.com/smacker/go-tree-sitter/typescript/tsx"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
@@ -22,40 +14,22 @@ import (
 // front ends (it was built with cgo).
 func Available() bool { return true }
 
-func grammar(path string) *sitter.Language {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".py":
-		return python.GetLanguage()
-	case ".ts", ".mts", ".cts":
-		return typescript.GetLanguage()
-	case ".tsx":
-		return tsx.GetLanguage()
-	case ".js", ".jsx", ".mjs", ".cjs":
-		return javascript.GetLanguage()
-	}
-	return nil
-}
-
 // Parse lowers one Python, TypeScript or JavaScript file. A file with
 // syntax errors is still lowered: tree-sitter recovers, and the parts it
 // could not parse are left out.
 func Parse(path string, src []byte) (*ir.File, error) {
-	g := grammar(path)
+	g := grammarOf(path)
 	if g == nil {
 		return nil, fmt.Errorf("%s: not a Python, TypeScript or JavaScript file", path)
 	}
-	p := sitter.NewParser()
-	defer p.Close()
-	p.SetLanguage(g)
-	tree, err := p.ParseCtx(context.Background(), nil, src)
+	tree, err := parseTree(g, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	defer tree.Close()
 	l := &lowerer{src: src, file: &ir.File{Path: path, Lang: LangOf(path), Generated: looksGenerated(src)}}
 	l.file.Module = l.newFunc("<module>", ir.Pos{Line: 1, Col: 1})
 	l.cur = l.file.Module
-	root := tree.RootNode()
+	root := tree.root()
 	if l.file.Lang == Python {
 		l.file.Module.Body = l.pyBlock(root)
 	} else {
@@ -112,28 +86,29 @@ func (l *lowerer) newFunc(name string, p ir.Pos) *ir.Func {
 	return f
 }
 
-func pos(n *sitter.Node) ir.Pos {
-	p := n.StartPoint()
-	return ir.Pos{Line: int(p.Row) + 1, Col: int(p.Column) + 1}
+func pos(n *node) ir.Pos {
+	row, col := n.StartPoint()
+	return ir.Pos{Line: int(row) + 1, Col: int(col) + 1}
 }
 
-func (l *lowerer) text(n *sitter.Node) string { return n.Content(l.src) }
+func (l *lowerer) text(n *node) string { return n.Content(l.src) }
 
-func named(n *sitter.Node) []*sitter.Node {
+func named(n *node) []*node {
 	if n == nil {
 		return nil
 	}
-	c := int(n.NamedChildCount())
-	out := make([]*sitter.Node, 0, c)
-	for i := 0; i < c; i++ {
-		out = append(out, n.NamedChild(i))
+	out := make([]*node, 0, n.nkid)
+	for _, k := range n.children() {
+		if k.IsNamed() {
+			out = append(out, k)
+		}
 	}
 	return out
 }
 
 // fieldAll returns the children of n under the field name.
-func fieldAll(n *sitter.Node, name string) []*sitter.Node {
-	var out []*sitter.Node
+func fieldAll(n *node, name string) []*node {
+	var out []*node
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if n.FieldNameForChild(i) == name {
 			out = append(out, n.Child(i))
@@ -156,7 +131,7 @@ func (l *lowerer) fresh() string {
 
 // other lowers an expression the IR does not model: its value depends on
 // its sub-expressions.
-func (l *lowerer) other(n *sitter.Node, expr func(*sitter.Node) ir.Expr) ir.Expr {
+func (l *lowerer) other(n *node, expr func(*node) ir.Expr) ir.Expr {
 	o := &ir.Other{Pos: pos(n)}
 	for _, c := range named(n) {
 		if c.Type() == "comment" {
@@ -191,7 +166,7 @@ func concat(p ir.Pos, a, b ir.Expr) ir.Expr {
 	return &ir.Str{Kind: "concat", Parts: parts, Pos: p}
 }
 
-func countErrors(n *sitter.Node) int {
+func countErrors(n *node) int {
 	if n.IsError() || n.IsMissing() {
 		return 1
 	}

@@ -5,12 +5,10 @@ package frontend
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
 
-func (l *lowerer) pyBlock(n *sitter.Node) []ir.Stmt {
+func (l *lowerer) pyBlock(n *node) []ir.Stmt {
 	var out []ir.Stmt
 	for _, c := range named(n) {
 		out = append(out, l.pyStmt(c)...)
@@ -18,7 +16,7 @@ func (l *lowerer) pyBlock(n *sitter.Node) []ir.Stmt {
 	return out
 }
 
-func (l *lowerer) pyStmt(n *sitter.Node) []ir.Stmt {
+func (l *lowerer) pyStmt(n *node) []ir.Stmt {
 	switch n.Type() {
 	case "expression_statement":
 		var out []ir.Stmt
@@ -134,7 +132,7 @@ func chain(subj ir.Expr, cases [][]ir.Stmt) ir.Stmt {
 	return &ir.If{Cond: subj, Then: cases[0], Else: []ir.Stmt{chain(subj, cases[1:])}}
 }
 
-func (l *lowerer) pyIf(cond, then *sitter.Node, alts []*sitter.Node) ir.Stmt {
+func (l *lowerer) pyIf(cond, then *node, alts []*node) ir.Stmt {
 	s := &ir.If{Cond: l.pyExpr(cond), Then: l.pyBlock(then)}
 	if len(alts) > 0 {
 		a := alts[0]
@@ -148,11 +146,11 @@ func (l *lowerer) pyIf(cond, then *sitter.Node, alts []*sitter.Node) ir.Stmt {
 	return s
 }
 
-func (l *lowerer) pyExprStmt(n *sitter.Node) []ir.Stmt {
+func (l *lowerer) pyExprStmt(n *node) []ir.Stmt {
 	switch n.Type() {
 	case "assignment":
 		right := n.ChildByFieldName("right")
-		targets := []*sitter.Node{n.ChildByFieldName("left")}
+		targets := []*node{n.ChildByFieldName("left")}
 		for right != nil && right.Type() == "assignment" {
 			targets = append(targets, right.ChildByFieldName("left"))
 			right = right.ChildByFieldName("right")
@@ -173,7 +171,7 @@ func (l *lowerer) pyExprStmt(n *sitter.Node) []ir.Stmt {
 	return []ir.Stmt{&ir.ExprStmt{X: l.pyExpr(n)}}
 }
 
-func (l *lowerer) pyTarget(n *sitter.Node) ir.Expr {
+func (l *lowerer) pyTarget(n *node) ir.Expr {
 	if n == nil {
 		return nil
 	}
@@ -192,7 +190,7 @@ func (l *lowerer) pyTarget(n *sitter.Node) ir.Expr {
 	return l.pyExpr(n)
 }
 
-func (l *lowerer) pyParams(f *ir.Func, n *sitter.Node) {
+func (l *lowerer) pyParams(f *ir.Func, n *node) {
 	for _, p := range named(n) {
 		name := ""
 		switch p.Type() {
@@ -235,7 +233,7 @@ func (l *lowerer) pyParams(f *ir.Func, n *sitter.Node) {
 	}
 }
 
-func (l *lowerer) pyFunc(n *sitter.Node, decos []ir.Expr) ir.Stmt {
+func (l *lowerer) pyFunc(n *node, decos []ir.Expr) ir.Stmt {
 	name := l.text(n.ChildByFieldName("name"))
 	f := l.newFunc(name, pos(n))
 	f.Decorators = decos
@@ -249,7 +247,7 @@ func (l *lowerer) pyFunc(n *sitter.Node, decos []ir.Expr) ir.Stmt {
 	return &ir.FuncDef{Name: name, F: f}
 }
 
-func (l *lowerer) pyClass(n *sitter.Node, decos []ir.Expr) []ir.Stmt {
+func (l *lowerer) pyClass(n *node, decos []ir.Expr) []ir.Stmt {
 	name := l.text(n.ChildByFieldName("name"))
 	c := l.newFunc(name, pos(n))
 	c.Name, c.Class, c.IsClass, c.Decorators = name, name, true, decos
@@ -279,7 +277,7 @@ func (l *lowerer) pyClass(n *sitter.Node, decos []ir.Expr) []ir.Stmt {
 	return []ir.Stmt{&ir.FuncDef{Name: name, F: c}}
 }
 
-func (l *lowerer) pyImport(n *sitter.Node) {
+func (l *lowerer) pyImport(n *node) {
 	switch n.Type() {
 	case "import_statement":
 		for _, c := range fieldAll(n, "name") {
@@ -312,7 +310,7 @@ func (l *lowerer) pyImport(n *sitter.Node) {
 	}
 }
 
-func (l *lowerer) pyString(n *sitter.Node) ir.Expr {
+func (l *lowerer) pyString(n *node) ir.Expr {
 	var parts []ir.Expr
 	interp := false
 	var lit strings.Builder
@@ -334,7 +332,7 @@ func (l *lowerer) pyString(n *sitter.Node) ir.Expr {
 	return &ir.Str{Kind: "fstring", Parts: parts, Pos: pos(n)}
 }
 
-func (l *lowerer) pyExpr(n *sitter.Node) ir.Expr {
+func (l *lowerer) pyExpr(n *node) ir.Expr {
 	if n == nil {
 		return nil
 	}
@@ -440,7 +438,7 @@ func (l *lowerer) pyExpr(n *sitter.Node) ir.Expr {
 	return l.other(n, l.pyExpr)
 }
 
-func (l *lowerer) pyCall(n *sitter.Node) ir.Expr {
+func (l *lowerer) pyCall(n *node) ir.Expr {
 	p := pos(n)
 	fn := l.pyExpr(n.ChildByFieldName("function"))
 	c := &ir.Call{Fun: fn, Pos: p}

@@ -5,12 +5,10 @@ package frontend
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
 
-func (l *lowerer) tsBlock(n *sitter.Node) []ir.Stmt {
+func (l *lowerer) tsBlock(n *node) []ir.Stmt {
 	var out []ir.Stmt
 	for _, c := range named(n) {
 		out = append(out, l.tsStmt(c)...)
@@ -19,7 +17,7 @@ func (l *lowerer) tsBlock(n *sitter.Node) []ir.Stmt {
 }
 
 // tsBody lowers a statement used as a body: a block or a single statement.
-func (l *lowerer) tsBody(n *sitter.Node) []ir.Stmt {
+func (l *lowerer) tsBody(n *node) []ir.Stmt {
 	if n == nil {
 		return nil
 	}
@@ -29,7 +27,7 @@ func (l *lowerer) tsBody(n *sitter.Node) []ir.Stmt {
 	return l.tsStmt(n)
 }
 
-func (l *lowerer) tsStmt(n *sitter.Node) []ir.Stmt {
+func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 	switch n.Type() {
 	case "import_statement":
 		l.tsImport(n)
@@ -139,7 +137,7 @@ func (l *lowerer) tsStmt(n *sitter.Node) []ir.Stmt {
 	return nil
 }
 
-func (l *lowerer) tsExprStmt(n *sitter.Node) []ir.Stmt {
+func (l *lowerer) tsExprStmt(n *node) []ir.Stmt {
 	switch n.Type() {
 	case "assignment_expression":
 		return []ir.Stmt{&ir.Assign{Target: l.tsTarget(n.ChildByFieldName("left")), Value: l.tsExpr(n.ChildByFieldName("right")), Pos: pos(n)}}
@@ -169,7 +167,7 @@ func (l *lowerer) tsExprStmt(n *sitter.Node) []ir.Stmt {
 
 // tsRequire records `const x = require("m")`, `const { a, b: c } =
 // require("m")` and `const x = require("m").y` as imports.
-func (l *lowerer) tsRequire(name, value *sitter.Node) bool {
+func (l *lowerer) tsRequire(name, value *node) bool {
 	member := ""
 	v := value
 	if v.Type() == "member_expression" {
@@ -198,7 +196,7 @@ func (l *lowerer) tsRequire(name, value *sitter.Node) bool {
 	return true
 }
 
-func (l *lowerer) requireOf(n *sitter.Node) (string, bool) {
+func (l *lowerer) requireOf(n *node) (string, bool) {
 	if n == nil || n.Type() != "call_expression" {
 		return "", false
 	}
@@ -219,7 +217,7 @@ func unquote(s string) string {
 	return s
 }
 
-func (l *lowerer) tsImport(n *sitter.Node) {
+func (l *lowerer) tsImport(n *node) {
 	src := n.ChildByFieldName("source")
 	if src == nil {
 		return
@@ -246,7 +244,7 @@ func (l *lowerer) tsImport(n *sitter.Node) {
 // imports: export { a, b as c } binds c to m's a, export * as ns binds ns
 // to m, and export * makes m's names this module's (Name "*", as Python's
 // from m import *).
-func (l *lowerer) tsReexport(n *sitter.Node, mod string) {
+func (l *lowerer) tsReexport(n *node, mod string) {
 	star := true
 	for _, c := range named(n) {
 		switch c.Type() {
@@ -265,7 +263,7 @@ func (l *lowerer) tsReexport(n *sitter.Node, mod string) {
 
 // tsNamedBindings binds each { name as alias } of an import or export
 // clause to mod's name.
-func (l *lowerer) tsNamedBindings(clause *sitter.Node, specType, mod string) {
+func (l *lowerer) tsNamedBindings(clause *node, specType, mod string) {
 	for _, spec := range named(clause) {
 		if spec.Type() != specType {
 			continue
@@ -280,13 +278,13 @@ func (l *lowerer) tsNamedBindings(clause *sitter.Node, specType, mod string) {
 }
 
 // tsNamespaceBinding binds * as ns (imported or exported) to the module.
-func (l *lowerer) tsNamespaceBinding(n *sitter.Node, mod string) {
+func (l *lowerer) tsNamespaceBinding(n *node, mod string) {
 	for _, id := range named(n) {
 		l.file.Imports = append(l.file.Imports, ir.Import{Local: l.text(id), Module: mod})
 	}
 }
 
-func (l *lowerer) tsParams(f *ir.Func, n *sitter.Node) {
+func (l *lowerer) tsParams(f *ir.Func, n *node) {
 	if n == nil {
 		return
 	}
@@ -333,7 +331,7 @@ func (l *lowerer) tsParams(f *ir.Func, n *sitter.Node) {
 
 // parameterProperty reports a constructor parameter declared with an
 // accessibility or readonly modifier, which TypeScript also makes a field.
-func parameterProperty(p *sitter.Node) bool {
+func parameterProperty(p *node) bool {
 	for i := 0; i < int(p.ChildCount()); i++ {
 		switch p.Child(i).Type() {
 		case "accessibility_modifier", "readonly", "override_modifier":
@@ -345,14 +343,14 @@ func parameterProperty(p *sitter.Node) bool {
 
 // decorator is the expression of a decorator node: Post("/pay") in
 // @Post("/pay").
-func (l *lowerer) decorator(n *sitter.Node) ir.Expr {
+func (l *lowerer) decorator(n *node) ir.Expr {
 	if xs := named(n); len(xs) > 0 {
 		return l.tsExpr(xs[0])
 	}
 	return &ir.Other{Pos: pos(n)}
 }
 
-func (l *lowerer) tsFunc(name string, n *sitter.Node) *ir.Func {
+func (l *lowerer) tsFunc(name string, n *node) *ir.Func {
 	f := l.newFunc(name, pos(n))
 	saved := l.class
 	if name == "<lambda>" {
@@ -378,7 +376,7 @@ func (l *lowerer) tsFunc(name string, n *sitter.Node) *ir.Func {
 	return f
 }
 
-func (l *lowerer) tsClass(n *sitter.Node) []ir.Stmt {
+func (l *lowerer) tsClass(n *node) []ir.Stmt {
 	nameNode := n.ChildByFieldName("name")
 	name := "<class>"
 	if nameNode != nil {
@@ -451,7 +449,7 @@ func (l *lowerer) tsClass(n *sitter.Node) []ir.Stmt {
 // classField is the name and value of a class field with a value
 // (TypeScript's public_field_definition, JavaScript's field_definition),
 // and whether it is static.
-func classField(m *sitter.Node) (name, value *sitter.Node, static bool) {
+func classField(m *node) (name, value *node, static bool) {
 	if m.Type() != "public_field_definition" && m.Type() != "field_definition" {
 		return nil, nil, false
 	}
@@ -467,14 +465,14 @@ func classField(m *sitter.Node) (name, value *sitter.Node, static bool) {
 	return name, m.ChildByFieldName("value"), static
 }
 
-func isFunctionValue(v *sitter.Node) bool {
+func isFunctionValue(v *node) bool {
 	return v.Type() == "arrow_function" || v.Type() == "function_expression" || v.Type() == "function"
 }
 
 // classFieldFunc is the name and function of a class field whose value is
 // an arrow function or function expression: code calls it as this.name,
 // like a method.
-func classFieldFunc(l *lowerer, m *sitter.Node) (string, *sitter.Node) {
+func classFieldFunc(l *lowerer, m *node) (string, *node) {
 	name, v, _ := classField(m)
 	if name == nil || v == nil || !isFunctionValue(v) {
 		return "", nil
@@ -485,7 +483,7 @@ func classFieldFunc(l *lowerer, m *sitter.Node) (string, *sitter.Node) {
 // classFieldInit is an instance field with a value that is not a
 // function, as the assignment this.name = value (a static field is the
 // class's, not the instance's).
-func (l *lowerer) classFieldInit(m *sitter.Node) ir.Stmt {
+func (l *lowerer) classFieldInit(m *node) ir.Stmt {
 	name, v, static := classField(m)
 	if name == nil || v == nil || isFunctionValue(v) || static {
 		return nil
@@ -493,7 +491,7 @@ func (l *lowerer) classFieldInit(m *sitter.Node) ir.Stmt {
 	return &ir.Assign{Target: &ir.Attr{X: &ir.Name{ID: "this", Pos: pos(m)}, Name: l.text(name), Pos: pos(name)}, Value: l.tsExpr(v), Pos: pos(m)}
 }
 
-func (l *lowerer) tsTarget(n *sitter.Node) ir.Expr {
+func (l *lowerer) tsTarget(n *node) ir.Expr {
 	if n == nil {
 		return nil
 	}
@@ -541,7 +539,7 @@ func unquoteKey(s string) string {
 	return s
 }
 
-func (l *lowerer) tsExpr(n *sitter.Node) ir.Expr {
+func (l *lowerer) tsExpr(n *node) ir.Expr {
 	if n == nil {
 		return nil
 	}
@@ -670,7 +668,7 @@ func (l *lowerer) tsExpr(n *sitter.Node) ir.Expr {
 	return l.other(n, l.tsExpr)
 }
 
-func (l *lowerer) tsCall(n, fn *sitter.Node, isNew bool) ir.Expr {
+func (l *lowerer) tsCall(n, fn *node, isNew bool) ir.Expr {
 	p := pos(n)
 	c := &ir.Call{Fun: l.tsExpr(fn), New: isNew, Pos: p}
 	if args := n.ChildByFieldName("arguments"); args != nil {
@@ -693,7 +691,7 @@ func (l *lowerer) tsCall(n, fn *sitter.Node, isNew bool) ir.Expr {
 
 // tsNamedType is the class a parameter's type annotation names (: Stripe,
 // : Stripe.Stripe), as an expression; nil for any other type.
-func (l *lowerer) tsNamedType(ann *sitter.Node) ir.Expr {
+func (l *lowerer) tsNamedType(ann *node) ir.Expr {
 	if ann == nil || ann.Type() != "type_annotation" || len(named(ann)) != 1 {
 		return nil
 	}
@@ -717,7 +715,7 @@ func dottedExpr(s string, at ir.Pos) ir.Expr {
 
 // opensWithDirective reports whether the program's prologue (the string
 // statements before any other) holds directive ('use server').
-func (l *lowerer) opensWithDirective(root *sitter.Node, directive string) bool {
+func (l *lowerer) opensWithDirective(root *node, directive string) bool {
 	for _, st := range named(root) {
 		switch {
 		case st.Type() == "comment":
