@@ -307,7 +307,7 @@ func (b *brokerTransport) runConsumer(ctx context.Context, rs *roundState, a *at
 			rs.settle(a, true)
 			return true
 		case <-delay:
-			rs.kill(a)
+			rs.kill(a, false)
 			delay = nil
 		case <-timeout:
 			a.fire("timeout")

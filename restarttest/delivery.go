@@ -165,7 +165,8 @@ func (rs *roundState) serverAttempt(ctx context.Context, a *attemptRun, srv *ser
 		p.kill()
 	}
 	if a.armed && rs.kp.Kind == KillTime {
-		timer := time.AfterFunc(rs.kp.Delay, func() { rs.kill(a) })
+		// Every copy of a concurrent round is in the one server.
+		timer := time.AfterFunc(rs.kp.Delay, func() { rs.kill(a, rs.kp.Concurrent()) })
 		defer timer.Stop()
 	}
 	client := srv.client

@@ -322,7 +322,8 @@ func TestDeliverMode(t *testing.T) {
 				Handler:     cmd,
 				Delivery:    Delivery{URL: fmt.Sprintf("http://127.0.0.1:%d/webhook", port)},
 				Message:     readTestdata(t, "message.json"),
-				KillPoints:  []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2}},
+				KillPoints: []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2},
+					{Kind: KillRequest, Together: 2}, {Kind: KillResponse, Together: 2}},
 				MaxAttempts: 3,
 				Backoff:     10 * time.Millisecond,
 				Timeout:     10 * time.Second,
@@ -338,6 +339,23 @@ func TestDeliverMode(t *testing.T) {
 			}
 			if got := r.Attempts[len(r.Attempts)-1].HTTPStatus; got != http.StatusOK {
 				t.Errorf("last attempt HTTP %d", got)
+			}
+			// One server answers both copies: the kill is the server's, and
+			// both copies in flight die with it and are delivered again.
+			for _, kp := range []string{"concurrent:2+request", "concurrent:2+response"} {
+				r := roundAt(t, rep, kp)
+				killed := 0
+				for _, a := range r.Attempts {
+					if a.KilledAt == strings.TrimPrefix(kp, "concurrent:2+") {
+						killed++
+					}
+				}
+				if !r.KillReached || killed != 2 || !r.Attempts[len(r.Attempts)-1].Acked() {
+					t.Errorf("round %s: kill reached %v, %d attempts killed, attempts %+v: want the server killed under both copies, then an ack", kp, r.KillReached, killed, r.Attempts)
+				}
+				if mode == "random" && check(r, CheckEffectOnce).Passed && kp == "concurrent:2+response" {
+					t.Errorf("round %s: random keys passed effect-once", kp)
+				}
 			}
 			switch mode {
 			case "stable":

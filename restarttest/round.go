@@ -48,6 +48,10 @@ type roundState struct {
 	// killTaker is the copy the kill of a concurrent:N+KILL round landed
 	// on (takeKill).
 	killTaker *attemptRun
+	// serverRequests and serverWrites count, in a concurrent round whose
+	// copies one server answers, the requests and writes that cannot be
+	// told apart by copy: the server's K-th is the kill point's K-th.
+	serverRequests, serverWrites int
 }
 
 // sentBy is the attempt an effect request came from and its index among
@@ -55,6 +59,9 @@ type roundState struct {
 type sentBy struct {
 	a *attemptRun
 	k int
+	// shared is set when a is the stand-in of a server answering every
+	// copy (serverSender): k counts the server's requests.
+	shared bool
 }
 
 // attemptRun is one attempt while it runs.
@@ -153,20 +160,28 @@ func (rs *roundState) onCommit(s *pgproxy.Session) pgproxy.Action {
 	rs.writes++
 	rs.commits = append(rs.commits, time.Since(rs.start).Milliseconds())
 	rs.mu.Unlock()
-	a := rs.sender(s.ClientAddr.String(), rs.h.proxy.Addr().Port)
+	a, shared := rs.senderOrServer(s.ClientAddr.String(), rs.h.proxy.Addr().Port)
 	if a == nil {
 		return pgproxy.Deliver
 	}
-	a.mu.Lock()
-	a.writes++
-	n := a.writes
-	a.mu.Unlock()
+	var n int
+	if shared {
+		rs.mu.Lock()
+		rs.serverWrites++
+		n = rs.serverWrites
+		rs.mu.Unlock()
+	} else {
+		a.mu.Lock()
+		a.writes++
+		n = a.writes
+		a.mu.Unlock()
+	}
 	if !a.armed || n != rs.kp.N {
 		return pgproxy.Deliver
 	}
 	switch rs.kp.Kind {
 	case KillDBWrite:
-		if rs.kill(a) { // the process group is dead before the reply is dropped
+		if rs.kill(a, shared) { // the process group is dead before the reply is dropped
 			return pgproxy.Drop
 		}
 	case KillDBCommitLost:
@@ -210,58 +225,101 @@ func (rs *roundState) sender(remoteAddr string, serverPort int) *attemptRun {
 	return nil
 }
 
+// senderOrServer is sender, or, when the connection names no attempt
+// because one server answers every copy of a concurrent round, the
+// attempt standing for that server (serverSender); shared tells which.
+func (rs *roundState) senderOrServer(remoteAddr string, serverPort int) (a *attemptRun, shared bool) {
+	if a := rs.sender(remoteAddr, serverPort); a != nil {
+		return a, false
+	}
+	a = rs.serverSender()
+	return a, a != nil
+}
+
+// serverSender is, in a concurrent round whose copies one server process
+// answers (--deliver), the attempt whose kill is the server's: the armed
+// attempt in flight of the lowest delivery. A request or a write of that
+// server cannot be told apart by copy, so it counts for the server as a
+// whole, and killing the server kills every copy in flight (killServer).
+// Without it such a round's kill never landed: its requests named no
+// attempt, and the round passed with nothing killed.
+func (rs *roundState) serverSender() *attemptRun {
+	if !rs.kp.Concurrent() || !rs.h.transport.oneProcess() {
+		return nil
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	var pick *attemptRun
+	for a := range rs.inflight {
+		if a.armed && (pick == nil || a.rec.Delivery < pick.rec.Delivery) {
+			pick = a
+		}
+	}
+	return pick
+}
+
 // arrived implements providerHooks.
 func (rs *roundState) arrived(r *EffectRequest, remoteAddr string) bool {
-	a := rs.sender(remoteAddr, rs.h.prov.port())
+	a, shared := rs.senderOrServer(remoteAddr, rs.h.prov.port())
 	if rs.rv != nil {
 		rs.rv.requests.join(context.Background(), rs.rv.party(a))
 	}
 	if a == nil {
 		return false
 	}
-	a.mu.Lock()
-	a.requests++
-	k := a.requests
-	a.mu.Unlock()
-	rs.h.prov.attribute(r, a.rec.Delivery, a.rec.Index, k)
+	var k int
+	if shared {
+		// Left unattributed in the report: which copy sent it is unknown.
+		rs.mu.Lock()
+		rs.serverRequests++
+		k = rs.serverRequests
+		rs.mu.Unlock()
+	} else {
+		a.mu.Lock()
+		a.requests++
+		k = a.requests
+		a.mu.Unlock()
+		rs.h.prov.attribute(r, a.rec.Delivery, a.rec.Index, k)
+	}
 	rs.mu.Lock()
-	rs.senders[r] = sentBy{a: a, k: k}
+	rs.senders[r] = sentBy{a: a, k: k, shared: shared}
 	rs.mu.Unlock()
 	if !a.armed {
 		return false
 	}
-	if rs.kp.Kind == KillRequest && k == rs.kp.RequestIndex() && rs.kill(a) {
+	if rs.kp.Kind == KillRequest && k == rs.kp.RequestIndex() && rs.kill(a, shared) {
 		return true
 	}
 	// A request racing a kill that already happened never got out.
 	return a.killReason() != ""
 }
 
-// armedAt returns the attempt to kill when r is the K-th request of an
-// armed attempt and the round kills at kind:K.
-func (rs *roundState) armedAt(r *EffectRequest, kind string) *attemptRun {
+// armedAt returns who sent r when r is the K-th request of an armed
+// attempt (or of the server standing for every copy) and the round kills
+// at kind:K.
+func (rs *roundState) armedAt(r *EffectRequest, kind string) (sentBy, bool) {
 	if rs.kp.Kind != kind {
-		return nil
+		return sentBy{}, false
 	}
 	rs.mu.Lock()
 	s, ok := rs.senders[r]
 	rs.mu.Unlock()
 	if !ok || !s.a.armed || s.k != rs.kp.RequestIndex() || !rs.takeKill(s.a) {
-		return nil
+		return sentBy{}, false
 	}
-	return s.a
+	return s, true
 }
 
 // executed implements providerHooks.
 func (rs *roundState) executed(r *EffectRequest) bool {
-	a := rs.armedAt(r, KillResponse)
-	return a != nil && rs.kill(a)
+	s, ok := rs.armedAt(r, KillResponse)
+	return ok && rs.kill(s.a, s.shared)
 }
 
 // responded implements providerHooks.
 func (rs *roundState) responded(r *EffectRequest) {
-	if a := rs.armedAt(r, KillAfterResponse); a != nil {
-		rs.kill(a)
+	if s, ok := rs.armedAt(r, KillAfterResponse); ok {
+		rs.kill(s.a, s.shared)
 	}
 }
 
@@ -319,9 +377,33 @@ func (rs *roundState) takeKill(a *attemptRun) bool {
 	return true
 }
 
-// kill lands the round's kill on a, unless another copy took it.
-func (rs *roundState) kill(a *attemptRun) bool {
-	return rs.takeKill(a) && a.fire(rs.kp.Landing())
+// kill lands the round's kill on a, unless another copy took it. When a
+// stands for a server answering every copy (shared), the server's death
+// kills the other copies in flight too, and their attempts say so.
+func (rs *roundState) kill(a *attemptRun, shared bool) bool {
+	if !rs.takeKill(a) {
+		return false
+	}
+	if shared {
+		// Marked before the server dies: a copy whose request fails at
+		// once settles right after, and must record why.
+		rs.mu.Lock()
+		others := make([]*attemptRun, 0, len(rs.inflight))
+		for o := range rs.inflight {
+			if o != a {
+				others = append(others, o)
+			}
+		}
+		rs.mu.Unlock()
+		for _, o := range others {
+			o.mu.Lock()
+			if o.killFn != nil && o.killedAt == "" { // has the server; one still starting it gets a new one
+				o.killedAt = rs.kp.Landing()
+			}
+			o.mu.Unlock()
+		}
+	}
+	return a.fire(rs.kp.Landing())
 }
 
 // settledByAnother reports whether another copy of the message was
@@ -402,7 +484,7 @@ func (rs *roundState) execAttempt(ctx context.Context, a *attemptRun) {
 			<-p.done
 			done = true
 		case <-delay:
-			rs.kill(a)
+			rs.kill(a, false)
 			delay = nil
 		case <-timeout:
 			a.fire("timeout")
