@@ -295,6 +295,12 @@ func killEscapees(g *Group) map[int]bool {
 			if p.zombie {
 				if p.ppid == selfPid {
 					reap(pid)
+				} else if _, dying := members[p.ppid]; dying {
+					// Its parent, killed too, has not exited yet: when it
+					// does, this zombie is re-parented to us, and only we
+					// can reap it. Look again rather than leave it behind
+					// until the group's output is drained.
+					alive++
 				}
 				continue
 			}

@@ -1,6 +1,7 @@
 package procgroup
 
 import (
+	"os/exec"
 	"testing"
 	"time"
 )
@@ -53,4 +54,27 @@ sleep 300`)
 	if g.Escaped() != 1 {
 		t.Errorf("Escaped() = %d, want 1", g.Escaped())
 	}
+}
+
+// Kill leaves no zombie behind. A child that dies before its parent, the
+// leader, has finished dying is a zombie of the leader's, re-parented to
+// us only when the leader exits, and then only we can reap it. Kill used
+// to stop looking as soon as nothing was alive, so such zombies stayed
+// until the group's output was drained (a second or two after each kill
+// of a `go run` server). The leader here holds a large heap, so that it
+// takes a while to die after SIGKILL.
+func TestKillReapsChildrenOfADyingLeader(t *testing.T) {
+	requireEscapeTracking(t)
+	if _, err := exec.LookPath("perl"); err != nil {
+		t.Skip("no perl")
+	}
+	g, out := shell(t, `exec perl -e 'my $x = "a" x 800000000; my $pid = fork(); if ($pid == 0) { exec("sleep", "313") } open(my $f, ">>", $ENV{OUT}); print $f "$pid\n"; close($f); sleep 300'`)
+	pids := pidsIn(t, out, 1)
+	g.Kill()
+	for _, pid := range pids {
+		if p, ok := readProc(pid); ok {
+			t.Errorf("pid %d still there after Kill (zombie %v, parent %d)", pid, p.zombie, p.ppid)
+		}
+	}
+	_ = g.Wait()
 }
