@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/directives"
+	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/internal/childenv"
 	"github.com/idemcheck/idemcheck/internal/procgroup"
@@ -248,10 +249,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	findings = kept
-	var notes, warnings []report.Finding
+	var notes, warnings, held, claims []report.Finding
 	kept = findings[:0]
 	for _, f := range findings {
-		if analyzer, ok := strings.CutPrefix(f.Rule, notePrefix); ok {
+		if _, ok := strings.CutPrefix(f.Rule, heldPrefix); ok {
+			held = append(held, f)
+		} else if _, ok := strings.CutPrefix(f.Rule, claimPrefix); ok {
+			claims = append(claims, f)
+		} else if analyzer, ok := strings.CutPrefix(f.Rule, notePrefix); ok {
 			f.Rule = analyzer
 			notes = append(notes, f)
 		} else if analyzer, ok := strings.CutPrefix(f.Rule, warningPrefix); ok {
@@ -261,6 +266,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			kept = append(kept, f)
 		}
 	}
+	kept = append(kept, unclaimed(held, claims)...)
 	report.Sort(kept)
 	res.Findings = report.Dedup(kept)
 	report.Sort(notes)
@@ -427,6 +433,38 @@ func parse(r io.Reader, dir string, roots map[string]bool, progress func(done, t
 	return findings, analysisErrors, seen, nil
 }
 
+// unclaimed returns the held findings (see emit's held.go) that no
+// analyzed package claimed: none calls a function they hang on, so their
+// callers are out of view, and they are findings. A finding held at
+// several levels (passed on by callers' exported functions) is one if
+// any level is unclaimed.
+func unclaimed(held, claims []report.Finding) []report.Finding {
+	claimed := map[string]bool{}
+	for _, c := range claims {
+		claimed[c.Message] = true
+	}
+	var out []report.Finding
+	for _, h := range held {
+		var hangsOn []report.Related
+		anyClaimed := false
+		for _, r := range h.Related {
+			if rest, ok := strings.CutPrefix(r.Message, emit.HeldFor); ok {
+				key, name, _ := strings.Cut(rest, emit.HeldAs)
+				anyClaimed = anyClaimed || claimed[key]
+				r.Message = "reached through " + name + ", which no analyzed package calls by name: its callers are out of view (a call through an interface is not followed)"
+				hangsOn = append(hangsOn, r)
+			}
+		}
+		if anyClaimed {
+			continue
+		}
+		h.Rule = strings.TrimPrefix(h.Rule, heldPrefix)
+		h.Related = hangsOn
+		out = append(out, h)
+	}
+	return out
+}
+
 // noteCategory is the diagnostic category of a note about the analysis
 // itself (it was cut short), which is not a finding; toFinding marks such a
 // diagnostic's rule with notePrefix so that Run can set it apart.
@@ -437,6 +475,8 @@ const (
 	noteCategory  = "note"
 	notePrefix    = "note:"
 	warningPrefix = "warning:"
+	heldPrefix    = "held:"
+	claimPrefix   = "claim:"
 )
 
 func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
@@ -449,6 +489,10 @@ func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
 		d.Message = strings.TrimPrefix(d.Message, "note: ")
 	case directives.Category:
 		rule = warningPrefix + analyzer
+	case emit.HeldCategory:
+		rule = heldPrefix + analyzer
+	case emit.ClaimCategory:
+		rule = claimPrefix + analyzer
 	}
 	f := report.Finding{Rule: rule, Message: d.Message, Related: []report.Related{}}
 	f.File, f.Line, f.Column = splitPosn(d.Posn, dir)

@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 )
 
 // IsVetToolInvocation reports whether args (without the program name) are
@@ -72,6 +74,8 @@ func VetToolMain(args []string, analyzers []*analysis.Analyzer) {
 		}
 	}
 	if hasBoolFlag(args, everyPackageFlag) {
+		// lint's driver resolves held findings across packages.
+		emit.SetHolding(true)
 		analyzers = append(slices.Clip(analyzers), unitMarker)
 		if cfg, err := reportEveryPackage(args[len(args)-1]); err == nil {
 			os.Args[len(os.Args)-1] = cfg

@@ -66,6 +66,12 @@ type Result struct {
 	retriedLits map[*ast.FuncLit]bool
 	callers     map[ast.Node][]ast.Node // the reverse of the edges
 	objs        map[ast.Node]*types.Func
+	// exportedOnly are the functions out of view only because they are
+	// exported (other packages may call them); handedAway, those out of
+	// view for another reason (a function value, a literal not called
+	// where it is written, a function nothing calls). entered are the
+	// entries by what they handle: no caller out of view passes them.
+	exportedOnly, handedAway, entered map[ast.Node]bool
 }
 
 // ExportedReaching returns the exported functions of the package from
@@ -93,6 +99,43 @@ func (r *Result) ExportedReaching(pos token.Pos) []*types.Func {
 		}
 	}
 	return out
+}
+
+// OutOfViewThrough returns the exported functions through which callers
+// out of view reach the function holding pos, when they are the only way
+// in from out of view: the packages that import this one can then tell
+// whether a caller repeats the call. ok is false when nothing out of view
+// reaches it, or something else does (a function value handed away, a
+// literal not called where it is written, a function nothing here calls).
+func (r *Result) OutOfViewThrough(pos token.Pos) (fns []*types.Func, ok bool) {
+	start := r.funcAt(pos)
+	if start == nil {
+		return nil, false
+	}
+	seen := map[ast.Node]bool{start: true}
+	work := []ast.Node{start}
+	for len(work) > 0 {
+		n := work[0]
+		work = work[1:]
+		if r.entered[n] {
+			continue // whoever calls an entry is its broker or server
+		}
+		if r.handedAway[n] {
+			return nil, false
+		}
+		if r.exportedOnly[n] {
+			if fn := r.objs[n]; fn != nil {
+				fns = append(fns, fn)
+			}
+		}
+		for _, c := range r.callers[n] {
+			if !seen[c] {
+				seen[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+	return fns, len(fns) > 0
 }
 
 // Of returns the result computed for the pass.
@@ -271,7 +314,8 @@ func run(pass *analysis.Pass) (any, error) {
 		model: keymodel.Of(pass),
 		decls: map[*types.Func]*ast.FuncDecl{},
 		r: &Result{info: pass.TypesInfo, files: pass.Files, via: map[ast.Node]Via{}, retriedLits: map[*ast.FuncLit]bool{},
-			callers: map[ast.Node][]ast.Node{}, objs: map[ast.Node]*types.Func{}},
+			callers: map[ast.Node][]ast.Node{}, objs: map[ast.Node]*types.Func{},
+			exportedOnly: map[ast.Node]bool{}, handedAway: map[ast.Node]bool{}},
 		edges: map[ast.Node][]edge{},
 		refd:  map[ast.Node]bool{},
 
@@ -295,6 +339,9 @@ func run(pass *analysis.Pass) (any, error) {
 		b.collect(n, retried)
 	}
 	for _, n := range b.r.funcs {
+		if b.r.via[n]&OutOfView != 0 {
+			b.r.handedAway[n] = true // a function value or a literal, from collect
+		}
 		b.r.via[n] |= b.own(n)
 		if b.entered[n] {
 			// Whoever calls a function that takes a delivery or a
@@ -303,6 +350,7 @@ func run(pass *analysis.Pass) (any, error) {
 			b.r.via[n] &^= OutOfView
 		}
 	}
+	b.r.entered = b.entered
 	b.propagate()
 	return b.r, nil
 }
@@ -337,8 +385,10 @@ func (b *builder) own(n ast.Node) Via {
 			v |= Request
 		case fn != nil && b.pass.Pkg.Name() != "main" && (fn.Exported() || n.Recv != nil && ast.IsExported(n.Name.Name)):
 			v |= OutOfView
+			b.r.exportedOnly[n] = true
 		case !b.refd[n]:
 			v |= OutOfView // nothing here calls it: its callers are elsewhere
+			b.r.handedAway[n] = true
 		}
 	case *ast.FuncLit:
 		ft = n.Type

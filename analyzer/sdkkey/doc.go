@@ -21,7 +21,8 @@
 // a new key, and Stripe charges again.
 // It is reported on a path that can run the call again: code a broker
 // delivery, a queued job or a webhook reaches, a loop that retries the
-// call, or a function whose callers are out of view. In Python and
+// call, or a function whose callers are out of view (for an exported Go
+// function, the packages that call it decide). In Python and
 // TypeScript a function that polls the broker itself (an SQS receive loop)
 // is a consumer too, and a method called only through an instance its
 // module exports has the calls that name the instance as callers, also
@@ -87,4 +88,16 @@
 // key that is the function's own parameter (createPaymentIntent({…,
 // idempotencyKey})) is its callers' to give: a caller that passes none is
 // reported at its call.
+//
+// Whether the call can run again is decided across packages. A write
+// whose only way of repeating is that its exported function may be
+// called from elsewhere is held until the packages that import it are
+// analyzed: a caller in code a delivery, a job, a webhook or a retry loop
+// reaches reports it, at the write, with that call as related
+// information; a caller reached only from a route or a command line
+// settles it; a caller that is itself exported passes it on. A write that
+// no analyzed package calls by name (an interface call is not followed,
+// nor a package outside the patterns) is reported, its callers being out
+// of view. Plain go vet, which has no driver to settle them, reports
+// every such write where it is.
 package sdkkey

@@ -26,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       Rule.URL(),
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer, reach.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil)},
+	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil), (*heldWrites)(nil)},
 }
 
 func init() {
@@ -100,6 +100,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c := &checker{pass: pass, model: model, decl: fi.decl, local: local, rep: rep, decls: decls, reach: reach.Of(pass)}
 		c.check(true)
 	}
+	relayHeld(pass, rep, reach.Of(pass))
 	return nil, nil
 }
 
@@ -152,7 +153,8 @@ func (c *checker) check(report bool) *UnkeyedParams {
 }
 
 func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
-	if !c.mayRepeat(call.Pos()) {
+	way := c.repeats(call.Pos())
+	if way == never {
 		return
 	}
 	name := shortName(fn)
@@ -165,22 +167,47 @@ func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
 	if name != via {
 		msg = fmt.Sprintf("stripe params reach %s through %s without an idempotency key: stripe-go then draws a random key per call, so a redelivery %s; set params.IdempotencyKey from the frozen intent", via, name, keymodel.Repeats(kind))
 	}
+	if way == ifCallersRepeat {
+		if fns, ok := c.reach.OutOfViewThrough(call.Pos()); ok {
+			held, handled := c.rep.Hold(call.Pos(), msg, fns)
+			if held {
+				holdFor(c.pass, fns, HeldWrite{Message: msg, Posn: c.rep.FullPosn(call.Pos())})
+			}
+			if handled {
+				return
+			}
+		}
+	}
 	c.rep.Report(call.Pos(), msg)
 }
 
-// mayRepeat reports whether the call at pos can run again for the same
+// How a call can run again for the same intent.
+type repeatWay int
+
+const (
+	never           repeatWay = iota // only a route or a command line reaches it
+	repeats                          // a redelivery, a retry, or callers out of view that no import can see
+	ifCallersRepeat                  // callers out of view only through exported functions
+)
+
+// repeats says whether the call at pos can run again for the same
 // intent: in a retry loop, or in code a redelivery, a retry or callers out
 // of view reach. Only then does a key per call charge twice; from an HTTP
 // route or a command line alone, stripe-go's own key covers its retries.
-func (c *checker) mayRepeat(pos token.Pos) bool {
+func (c *checker) repeats(pos token.Pos) repeatWay {
 	if c.reach == nil {
-		return true
+		return repeats
 	}
 	if _, ok := c.reach.RetryLoop(pos); ok {
-		return true
+		return repeats
 	}
-	v := c.reach.At(pos)
-	return v == 0 || v.MayRepeat()
+	switch v := c.reach.At(pos); {
+	case v == 0 || v&(reach.Redelivery|reach.Retry) != 0:
+		return repeats
+	case v&reach.OutOfView != 0:
+		return ifCallersRepeat
+	}
+	return never
 }
 
 // writeParams returns the argument indexes of call that are stripe params

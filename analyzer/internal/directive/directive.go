@@ -341,6 +341,14 @@ func (r *Reporter) report(d analysis.Diagnostic) {
 	r.Pass.Report(d)
 }
 
+// Keeps reports whether a finding of the rule at pos would be reported
+// where it is: no directive suppresses it, the configuration keeps it,
+// and it is not in generated code (which Report relocates).
+func (r *Reporter) Keeps(pos token.Pos) bool {
+	_, suppressed := r.Index.suppressing(r.Rule, pos)
+	return !suppressed && !r.dropped(pos) && !r.inGenerated(pos)
+}
+
 // dropped reports whether a diagnostic at pos is left out by the
 // configuration: its rule is disabled, or pos lies in a generated file.
 func (r *Reporter) dropped(pos token.Pos) bool {

@@ -313,3 +313,6 @@ func IsStandard(pass *analysis.Pass) bool {
 	name := pass.Fset.File(pass.Files[0].Pos()).Name()
 	return build.Default.GOROOT != "" && strings.HasPrefix(name, root)
 }
+
+// FullPosn is pos as "file:line:col", to name it in a fact.
+func (r *Reporter) FullPosn(pos token.Pos) string { return r.fullPosn(pos) }

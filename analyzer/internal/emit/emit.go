@@ -18,8 +18,9 @@ func Enabled(pass *analysis.Pass, id string) bool { return !keymodel.Of(pass).Di
 
 // Reporter reports one rule's findings in one package.
 type Reporter struct {
-	rep  *directive.Reporter
-	seen map[token.Pos]bool
+	rep     *directive.Reporter
+	seen    map[token.Pos]bool
+	foreign map[string]token.Pos // PosOf's files
 }
 
 // New parses the package's directives for rule id.
