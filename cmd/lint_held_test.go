@@ -204,4 +204,3 @@ func TestVetToolReportsWritesOutOfView(t *testing.T) {
 		t.Errorf("go vet reported %d keyless writes, want 5 (all but the suppressed one):\n%s", n, out)
 	}
 }
-

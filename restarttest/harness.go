@@ -19,7 +19,7 @@ type Config struct {
 	Handler  string   // shell command, run with `sh -c`
 	Delivery Delivery // how the message reaches the handler (zero: on its stdin)
 	Message  []byte   // delivered unchanged
-	Setup      string // SQL applied inside the fresh schema every round
+	Setup    string   // SQL applied inside the fresh schema every round
 	// EffectSQL are queries, each returning one integer, run in the round's
 	// schema after every round: the handler's own effects (order rows),
 	// which must count what they counted after the clean round.
@@ -57,7 +57,6 @@ type Config struct {
 	// asked the database proxy for TLS).
 	Notice func(string)
 }
-
 
 // EnvError is a harness or environment failure (handler not found, database
 // unreachable, a handler that fails without any kill, nothing to judge): the

@@ -319,9 +319,9 @@ func TestDeliverMode(t *testing.T) {
 			}
 			cmd := fmt.Sprintf("%s=%s SERVER_ADDR=127.0.0.1:%d SERVER_PIDS=%s exec %s -test.run='^$'", serverModeEnv, mode, port, pids, exe)
 			rep := run(t, Config{
-				Handler:     cmd,
-				Delivery:    Delivery{URL: fmt.Sprintf("http://127.0.0.1:%d/webhook", port)},
-				Message:     readTestdata(t, "message.json"),
+				Handler:  cmd,
+				Delivery: Delivery{URL: fmt.Sprintf("http://127.0.0.1:%d/webhook", port)},
+				Message:  readTestdata(t, "message.json"),
 				KillPoints: []KillPoint{{Kind: KillNone}, {Kind: KillResponse}, {Kind: KillConcurrent, N: 2},
 					{Kind: KillRequest, Together: 2}, {Kind: KillResponse, Together: 2}},
 				MaxAttempts: 3,

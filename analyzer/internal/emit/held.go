@@ -14,9 +14,9 @@ package emit
 
 import (
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 )
