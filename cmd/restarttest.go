@@ -230,10 +230,14 @@ func restartTestRun(opts *RestartTestOptions) error {
 	if report != nil {
 		fmt.Fprintf(opts.IO.ErrOut, "wrote the HTML report to %s\n", report.name)
 	}
-	if rep.Verdict != restarttest.VerdictPass {
-		return ErrFindings
+	switch rep.Verdict {
+	case restarttest.VerdictPass:
+		return nil
+	case restarttest.VerdictIncomplete:
+		// The report is out; it could not test what it was asked to.
+		return &ExitError{Code: ExitUsage}
 	}
-	return nil
+	return ErrFindings
 }
 
 // restartEnvError reports a run without a verdict: one line, then the end of

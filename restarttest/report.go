@@ -7,12 +7,15 @@ const ReportVersion = 1
 const (
 	VerdictPass = "pass"
 	VerdictFail = "fail"
+	// VerdictIncomplete: no round failed, but some round's kill point was
+	// never reached, so the restart it names was not tested.
+	VerdictIncomplete = "incomplete"
 )
 
 // Report is the whole run; its JSON encoding is the `--format json` output.
 type Report struct {
 	Version   int    `json:"version"`
-	Verdict   string `json:"verdict"` // pass or fail
+	Verdict   string `json:"verdict"` // pass, fail or incomplete
 	Summary   string `json:"summary"` // the last line of the text output
 	Handler   string `json:"handler"`
 	Deliver   string `json:"deliver,omitempty"`

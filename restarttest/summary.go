@@ -86,6 +86,19 @@ func finishReport(rep *Report) {
 			rep.RoundsFailed++
 		}
 	}
+	var unreached []string
+	for _, r := range rep.Rounds {
+		if r.KillNotReached() {
+			unreached = append(unreached, fmt.Sprintf("round %d (%s)", r.Index, r.KillPoint))
+		}
+	}
+	if rep.RoundsFailed == 0 && len(unreached) > 0 {
+		// Passing there would be unearned: nothing was killed.
+		rep.Verdict = VerdictIncomplete
+		rep.Summary = fmt.Sprintf("INCOMPLETE: %d/%d rounds passed, but the kill point of %s was never reached, so no restart was tested there; choose kill points the handler reaches (the clean round, --kill-at none, shows its writes and effect requests)",
+			rep.RoundsTotal, rep.RoundsTotal, strings.Join(unreached, ", "))
+		return
+	}
 	if rep.RoundsFailed == 0 {
 		rep.Verdict = VerdictPass
 		rep.Summary = fmt.Sprintf("PASS %d/%d rounds: the effect happened exactly once at every kill point", rep.RoundsTotal, rep.RoundsTotal)

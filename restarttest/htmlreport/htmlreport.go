@@ -25,7 +25,7 @@ var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 // page is what the template renders.
 type page struct {
 	CSS      template.CSS
-	Verdict  string // pass or fail
+	Verdict  string // pass, fail or incomplete
 	Summary  string
 	Handler  string
 	Delivery string
@@ -39,7 +39,7 @@ type roundView struct {
 	ID       string
 	Index    int
 	Label    string
-	Verdict  string // pass or fail
+	Verdict  string // pass, fail or incomplete
 	Note     string // the kill point was not reached
 	Duration int64
 	Timeline timeline
@@ -100,11 +100,12 @@ func newRoundView(r restarttest.Round) roundView {
 		Events:   evs,
 		Checks:   cs,
 	}
-	if !r.Passed {
-		v.Verdict = restarttest.VerdictFail
-	}
 	if r.KillNotReached() {
 		v.Note = "kill point not reached"
+		v.Verdict = restarttest.VerdictIncomplete
+	}
+	if !r.Passed {
+		v.Verdict = restarttest.VerdictFail
 	}
 	for _, c := range cs {
 		if c.Class == "bad" {

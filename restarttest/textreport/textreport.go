@@ -45,9 +45,12 @@ func Write(w io.Writer, rep *restarttest.Report, style Style) error {
 	for _, r := range rep.Rounds {
 		tw.round(r)
 	}
-	if rep.Verdict == restarttest.VerdictPass {
+	switch rep.Verdict {
+	case restarttest.VerdictPass:
 		tw.line("%s", tw.render(PartPassSummary, rep.Summary))
-	} else {
+	case restarttest.VerdictIncomplete:
+		tw.line("%s", tw.render(PartWarn, rep.Summary))
+	default:
 		tw.line("%s", tw.render(PartFail, rep.Summary))
 	}
 	return tw.err
@@ -113,14 +116,19 @@ func (t *writer) header(rep *restarttest.Report) {
 
 func (t *writer) round(r restarttest.Round) {
 	verdict := t.render(PartPass, "PASS")
-	if !r.Passed {
-		verdict = t.render(PartFail, "FAIL")
-	}
-	kp, _ := restarttest.ParseKillPoint(r.KillPoint)
 	note := ""
-	if r.KillNotReached() {
+	switch {
+	case !r.Passed:
+		verdict = t.render(PartFail, "FAIL")
+		if r.KillNotReached() {
+			note = t.render(PartWarn, "  (kill point not reached)")
+		}
+	case r.KillNotReached():
+		// Not a pass: the round had nothing to judge a restart by.
+		verdict = t.render(PartWarn, "NOT TESTED")
 		note = t.render(PartWarn, "  (kill point not reached)")
 	}
+	kp, _ := restarttest.ParseKillPoint(r.KillPoint)
 	t.line("%s  %s  %s%s", t.render(PartStrong, fmt.Sprintf("round %d", r.Index)), kp.Label(), verdict, note)
 
 	var keys []string
