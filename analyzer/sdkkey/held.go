@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
+	"github.com/idemcheck/idemcheck/analyzer/internal/keyflow"
 	"github.com/idemcheck/idemcheck/analyzer/reach"
 )
 
@@ -65,7 +66,7 @@ func relayHeld(pass *analysis.Pass, rep *emit.Reporter, r *reach.Result) {
 			if !ok {
 				return true
 			}
-			fn := staticCallee(pass.TypesInfo, call)
+			fn := keyflow.Callee(pass.TypesInfo, call)
 			if fn == nil || fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
 				return true
 			}
@@ -118,30 +119,4 @@ func callRepeats(r *reach.Result, pos token.Pos) (repeatWay, string) {
 		return ifCallersRepeat, "in code whose callers are out of view"
 	}
 	return never, ""
-}
-
-// staticCallee is the function or method a call names statically.
-func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
-	var id *ast.Ident
-	switch f := fun.(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	}
-	if id == nil {
-		return nil
-	}
-	fn, _ := info.Uses[id].(*types.Func)
-	if fn != nil {
-		fn = fn.Origin()
-	}
-	return fn
 }
