@@ -14,8 +14,9 @@ import (
 
 // portOwner tells who listens on port: ours is true when a process of the
 // run (carrying marker in its environment, or a descendant of idemcheck)
-// holds the listening socket; otherwise who names the process that does.
-// known is false when /proc cannot say.
+// holds the listening socket; otherwise who names the process that does,
+// and is empty when no process this one may inspect holds it (a socket
+// being released, or another user's). known is false when /proc cannot say.
 func portOwner(port int, marker string) (listening, ours bool, who string, known bool) {
 	inodes, known := listeningInodes(port)
 	if !known || len(inodes) == 0 {
@@ -40,7 +41,7 @@ func portOwner(port int, marker string) (listening, ours bool, who string, known
 		}
 		return true, false, describeProcess(pid), true
 	}
-	return true, false, "a process idemcheck may not inspect (another user's)", true
+	return true, false, "", true
 }
 
 // listeningInodes are the inodes of the TCP sockets listening on port at a

@@ -93,3 +93,36 @@ func fmtFailed(m map[string]bool) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// A listening socket that no process holds is one being released (a killed
+// server's, on a loaded machine): checkOwner waits for it to go instead of
+// naming a foreign listener, and names one only when it stays.
+func TestCheckOwnerWaitsOutASocketBeingReleased(t *testing.T) {
+	t.Parallel()
+	s, err := newServer("true", "http://127.0.0.1:8999/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	s.ownerOf = func(int, string) (bool, bool, string, bool) {
+		calls++
+		return calls < 4, false, "", true // held by nobody three times, then gone
+	}
+	if err := s.checkOwner("before the handler started"); err != nil {
+		t.Fatalf("a socket released after %d looks was taken for a foreign listener: %v", calls, err)
+	}
+
+	stays, err := newServer("true", "http://127.0.0.1:8999/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stays.ownerOf = func(int, string) (bool, bool, string, bool) { return true, false, "", true }
+	began := time.Now()
+	err = stays.checkOwner("before the handler started")
+	if err == nil || !strings.Contains(err.Error(), "may not inspect") {
+		t.Fatalf("a socket that stays without a visible holder: got %v, want a foreign listener", err)
+	}
+	if waited := time.Since(began); waited < releaseWait {
+		t.Errorf("named a foreign listener after %s, before the %s release wait", waited, releaseWait)
+	}
+}

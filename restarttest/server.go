@@ -20,6 +20,7 @@ type server struct {
 	url     string
 	addr    string
 	client  *http.Client
+	ownerOf func(port int, marker string) (listening, ours bool, who string, known bool) // portOwner; a test's stand-in
 
 	mu      sync.Mutex
 	proc    *groupProcess
@@ -41,7 +42,8 @@ func newServer(command, rawURL string, env []string) (*server, error) {
 		url:     rawURL,
 		addr:    u.Host,
 		// No keep-alive: a killed server must not leave a pooled connection.
-		client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}},
+		client:  &http.Client{Transport: &http.Transport{DisableKeepAlives: true}},
+		ownerOf: portOwner,
 	}, nil
 }
 
@@ -135,13 +137,36 @@ func (s *server) checkOwner(when string) error {
 	if err != nil {
 		return nil
 	}
-	listening, ours, who, known := portOwner(port, markerIn(s.env))
+	listening, ours, who, known := s.owner(port)
 	if !known || !listening || ours {
 		return nil
+	}
+	if who == "" {
+		who = "a process idemcheck may not inspect (another user's)"
 	}
 	s.foreign = &EnvError{Err: fmt.Errorf("%s already listens on %s (the --deliver port) %s: another run on the same port, or a server left running, would answer this run's requests; stop it or use another port",
 		who, s.addr, when)}
 	return s.foreign
+}
+
+// releaseWait bounds the wait for a listening socket that no process holds:
+// a killed server's socket outlives, for a moment, the /proc entries that
+// show its files (the kernel closes them after the fd table is gone), and
+// on a loaded machine that moment was long enough to be taken for a
+// foreign listener.
+const releaseWait = 3 * time.Second
+
+// owner is portOwner, waiting out a socket that no process holds until it
+// is released or a holder shows.
+func (s *server) owner(port int) (listening, ours bool, who string, known bool) {
+	deadline := time.Now().Add(releaseWait)
+	for {
+		listening, ours, who, known = s.ownerOf(port, markerIn(s.env))
+		if !known || !listening || ours || who != "" || time.Now().After(deadline) {
+			return listening, ours, who, known
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // failure is the foreign listener seen during the run, if any.
