@@ -145,6 +145,9 @@ var pythonTables = Tables{
 		{Package: "yookassa", Function: "(Payment|Payout)\\.create", Kind: "create", Key: 2},
 		{Package: "yookassa", Function: "Refund\\.create", Kind: "refund", Key: 2},
 		{Package: "yookassa", Function: "Payment\\.capture", Kind: "capture", Key: 3},
+		// Webhook.add(params, key), Payment.cancel(id, key): keyed too, but
+		// a repeat moves no money.
+		{Package: "yookassa", Function: "Webhook\\.add|Payment\\.cancel", Kind: "harmless", Key: 2},
 		// GoCardless (gocardless_pro): client.payments.create(params=…,
 		// headers={"Idempotency-Key": key}); the SDK draws a key per
 		// call when none is given.
@@ -216,6 +219,9 @@ var pythonTables = Tables{
 		{Package: "django.views", Function: ".+", Kind: "route"},
 		{Package: "flask.views", Function: ".+", Kind: "route"},
 		{Package: "starlette.endpoints", Function: ".+", Kind: "route"},
+		// A DRF serializer's create and update run when a view saves it
+		// (serializer.save() in perform_create), inside the request.
+		{Package: "rest_framework.serializers", Function: ".+", Kind: "route"},
 		// Registered by a function the framework's module gives, whatever
 		// the path looks like (Receiver "-": a function, not a base):
 		// Django's urlpatterns.

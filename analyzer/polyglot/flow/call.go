@@ -308,7 +308,7 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 					out.payload = w.payload
 				}
 				if out.digest == "" {
-					out.digest = w.digest
+					out.digest, out.digestAt = w.digest, w.digestAt
 				}
 				if len(v.params) == 1 && len(v.fields) == 0 && len(v.origins) == 0 && v.class == "" && v.mod == "" {
 					// The function returns (a field of) its argument.
@@ -318,7 +318,7 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 						cp.params = integralParams(cp.params)
 					}
 					if cp.digest == "" {
-						cp.digest = out.digest
+						cp.digest, cp.digestAt = out.digest, out.digestAt
 					}
 					if cp.payload == "" {
 						cp.payload = out.payload
@@ -724,6 +724,7 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 	case mod == "hashlib" || (mod == "crypto" && name == "createHash"):
 		v := union(args...)
 		v.digest = lastSeg(mod) + "." + name
+		v.digestAt = &report.Related{File: c.file(), Line: x.Pos.Line, Column: x.Pos.Col, Message: v.digest + ": the digest, with no secret"}
 		return v, true
 	case mod == "hmac" || (mod == "crypto" && name == "createHmac"):
 		v := union(args...)
@@ -932,7 +933,11 @@ func (c *ctx) reportProperties(v *value, site *sinkSite, hops []report.Related) 
 		c.e.report("IDEM004", site.file, site.pos, fmt.Sprintf("whole payload serialized into the idempotency key (%s) by %s: the key changes whenever the payload gains a field; serialize an explicit field list with a rules version", site.what, v.payload), reverse(hops))
 	}
 	if v.digest != "" && len(v.digestBeside) == 0 {
-		c.e.report("IDEM005", site.file, site.pos, fmt.Sprintf("the idempotency key (%s) is a bare %s digest with no secret: anyone can recompute it from the fields; use HMAC-SHA256 with a secret from the environment", site.what, v.digest), reverse(hops))
+		related := reverse(hops)
+		if v.digestAt != nil {
+			related = append([]report.Related{*v.digestAt}, related...)
+		}
+		c.e.report("IDEM005", site.file, site.pos, fmt.Sprintf("the idempotency key (%s) is a bare %s digest with no secret: anyone can recompute it from the fields; use HMAC-SHA256 with a secret from the environment", site.what, v.digest), related)
 	}
 }
 

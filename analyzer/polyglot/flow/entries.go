@@ -17,16 +17,10 @@ func (e *engine) findEntries(f *ir.File) {
 	fi := e.files[f]
 	for _, fn := range f.Funcs {
 		if fn.IsClass {
-			for _, b := range fn.Bases {
-				k := e.entryKind(fi, ir.Dotted(b))
-				if k == "" {
-					k = e.baseEntryKind(fi, b)
-				}
-				if k != "" {
-					for _, m := range f.Funcs {
-						if m.Class == fn.Class && !m.IsClass {
-							e.mark(m, k)
-						}
+			if k := e.classEntryKind(fi, fn, 0); k != "" {
+				for _, m := range f.Funcs {
+					if m.Class == fn.Class && !m.IsClass {
+						e.mark(m, k)
 					}
 				}
 			}
@@ -48,6 +42,36 @@ func (e *engine) findEntries(f *ir.File) {
 		e.registrations(fi, fn, fn.Body)
 	}
 	e.registrations(fi, f.Module, f.Module.Body)
+}
+
+// classEntryKind is the kind of entry a class is by its bases: a
+// framework's base named in the tables, directly or through the project's
+// own classes (class DonationView(BaseView), BaseView(APIView)); "" when
+// none is.
+func (e *engine) classEntryKind(fi *fileInfo, class *ir.Func, depth int) string {
+	if depth > 4 {
+		return ""
+	}
+	for _, b := range class.Bases {
+		if k := e.entryKind(fi, ir.Dotted(b)); k != "" {
+			return k
+		}
+		if k := e.baseEntryKind(fi, b); k != "" {
+			return k
+		}
+		bv := e.moduleCtx(fi).eval(b)
+		if bv.fn == nil || !bv.fn.IsClass || bv.fn == class {
+			continue
+		}
+		bfi := e.fileOf(bv)
+		if bfi == nil {
+			bfi = fi
+		}
+		if k := e.classEntryKind(bfi, bv.fn, depth+1); k != "" {
+			return k
+		}
+	}
+	return ""
 }
 
 func (e *engine) entryKind(fi *fileInfo, dotted string) string {

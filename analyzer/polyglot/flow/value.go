@@ -2,6 +2,7 @@ package flow
 
 import (
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
+	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
 
@@ -75,6 +76,9 @@ type value struct {
 	float   bool   // a float is in it (IDEM003)
 	payload string // a whole payload serialized into it (IDEM004): "json.dumps(order)"
 	digest  string // a bare digest of it (IDEM005): "hashlib.sha256"
+	// digestAt is where that digest is taken, shown beside the key it
+	// reaches.
+	digestAt *report.Related
 	// digestBeside: the parameters written beside the digest in the
 	// string that holds it; a caller's argument that varies makes the key
 	// a composite, not a bare digest.
@@ -158,7 +162,7 @@ func addInto(out, v *value, depth int) {
 		out.payload = v.payload
 	}
 	if out.digest == "" {
-		out.digest = v.digest
+		out.digest, out.digestAt = v.digest, v.digestAt
 	}
 	out.header = out.header || v.header
 	if depth < 4 {

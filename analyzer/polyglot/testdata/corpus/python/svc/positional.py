@@ -1,10 +1,12 @@
 """An SDK whose idempotency key is an argument by position (YooKassa's
 Payment.create(params, idempotency_key)); Square's card on file moves no
 money, its payment does."""
+import hashlib
+import hmac
 import uuid
 
 from square import Square
-from yookassa import Payment
+from yookassa import Payment, Webhook
 
 square = Square(token="t")
 
@@ -49,3 +51,17 @@ def charge_saved_card(user_id, method_id):
     key = str(uuid.uuid4())
     Payment.create({"amount": {"value": "990.00", "currency": "RUB"}, "capture": True, "payment_method_id": method_id,
                     "confirmation": {"type": "redirect", "return_url": "https://shop.example/paid"}}, key)  # want IDEM001
+
+
+# case: rule/IDEM005-positional finding
+def register_webhooks(url):
+    for event in ("payment.succeeded", "payment.canceled"):
+        key = hashlib.md5((event + url).encode()).hexdigest()
+        Webhook.add({"event": event, "url": url}, key)  # want IDEM005
+
+
+# case: rule/IDEM005-positional silent
+def register_webhooks_keyed(url, secret):
+    for event in ("payment.succeeded", "payment.canceled"):
+        key = hmac.new(secret, (event + url).encode(), hashlib.sha256).hexdigest()
+        Webhook.add({"event": event, "url": url}, key)
