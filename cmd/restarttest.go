@@ -212,6 +212,13 @@ func restartTestRun(opts *RestartTestOptions) error {
 	cfg.Notice = func(msg string) { fmt.Fprintln(opts.IO.ErrOut, "note: "+msg) }
 	rep, err := restarttest.Run(ctx, cfg)
 	progress.clear()
+	if err != nil && ctx.Err() != nil && rep != nil && rep.Verdict == restarttest.VerdictInterrupted {
+		// The rounds that finished before the stop are not lost: they are
+		// reported, under a verdict that claims nothing of the rest.
+		if werr := writeRestartReports(opts, report, rep); werr != nil {
+			return werr
+		}
+	}
 	if ierr := in.err(stopped); ierr != nil {
 		return ierr
 	}
@@ -221,14 +228,8 @@ func restartTestRun(opts *RestartTestOptions) error {
 		}
 		return restartEnvError(opts.IO.ErrOut, err)
 	}
-	if err := writeRestartReport(opts, rep); err != nil {
+	if err := writeRestartReports(opts, report, rep); err != nil {
 		return err
-	}
-	if err := report.write(rep); err != nil {
-		return err
-	}
-	if report != nil {
-		fmt.Fprintf(opts.IO.ErrOut, "wrote the HTML report to %s\n", report.name)
 	}
 	switch rep.Verdict {
 	case restarttest.VerdictPass:
@@ -253,6 +254,21 @@ func restartEnvError(w io.Writer, err error) error {
 		fmt.Fprintf(w, "  | %s\n", line)
 	}
 	return &ExitError{Code: ExitUsage}
+}
+
+// writeRestartReports writes rep to stdout, and to the HTML report when
+// --report names one.
+func writeRestartReports(opts *RestartTestOptions, html *htmlReport, rep *restarttest.Report) error {
+	if err := writeRestartReport(opts, rep); err != nil {
+		return err
+	}
+	if err := html.write(rep); err != nil {
+		return err
+	}
+	if html != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "wrote the HTML report to %s\n", html.name)
+	}
+	return nil
 }
 
 func writeRestartReport(opts *RestartTestOptions, rep *restarttest.Report) error {

@@ -76,3 +76,55 @@ func serverAlive(dir string) bool {
 	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
 	return err == nil && syscall.Kill(pid, 0) == nil
 }
+
+// A run stopped after some rounds finished reports those rounds, under a
+// verdict that claims nothing of the rounds not run, and exits as
+// interrupted: the finished work is not lost.
+func TestRestartTestInterruptReportsFinishedRounds(t *testing.T) {
+	t.Parallel()
+	db := testDatabaseArgs(t)
+	dir := t.TempDir()
+	first, hung := filepath.Join(dir, "first"), filepath.Join(dir, "hung")
+	// The first attempt (the clean round) is the correct sh handler; every
+	// later one hangs, so the run is stopped inside round 2.
+	handler := "if [ -e " + first + " ]; then touch " + hung + "; sleep 300; else touch " + first +
+		"; exec sh " + filepath.Join("..", "testdata", "restart", "sh", "intent.sh") + "; fi"
+	for _, format := range []string{"text", "json"} {
+		os.Remove(first)
+		os.Remove(hung)
+		ctx, cancel := context.WithCancel(context.Background())
+		ios, _, stdout, _ := iostreams.Test()
+		opts := &RestartTestOptions{
+			IO: ios, Handler: handler, DSN: db[1], SetupFile: filepath.Join("..", "testdata", "restart", "sh", "setup.sql"),
+			MessageFile: filepath.Join("..", "testdata", "restart", "message.json"), KillAt: []string{"none", "response"},
+			Format: format, MaxAttempts: 3, Timeout: time.Minute, Backoff: time.Millisecond, Rounds: 1, AckWait: time.Second, Context: ctx,
+		}
+		go func() {
+			for ctx.Err() == nil {
+				if _, err := os.Stat(hung); err == nil {
+					cancel()
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+		err := restartTestRun(opts)
+		cancel()
+		if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "interrupted") {
+			t.Fatalf("%s: err = %v, want exit 2 interrupted", format, err)
+		}
+		out := stdout.String()
+		want := []string{"round 1  clean (no kill)  PASS", "\nINTERRUPTED after 1 of 2 planned rounds: every finished round passed; the rounds not run tested nothing\n"}
+		if format == "json" {
+			want = []string{`"verdict": "interrupted"`, `"kill_point": "none"`, `"rounds_total": 1`}
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: the finished round is not reported under an interrupted verdict (want %q):\n%s", format, w, out)
+			}
+		}
+		if strings.Contains(out, "\nPASS") || strings.Contains(out, `"verdict": "pass"`) {
+			t.Errorf("%s: an interrupted run claims a pass:\n%s", format, out)
+		}
+	}
+}

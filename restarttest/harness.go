@@ -252,6 +252,9 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 		//idemcheck:ignore IDEM001 the run's HMAC secret is random per run on purpose: the round keys are derived with it, and no run resumes another's
 		round, err := h.runRoundUninterrupted(ctx, i+1, plan[i])
 		if err != nil {
+			if ctx.Err() != nil && len(rep.Rounds) > 0 {
+				return h.interrupted(rep, len(plan)), err
+			}
 			return nil, err
 		}
 		rep.Rounds = append(rep.Rounds, round)
@@ -270,6 +273,25 @@ func Run(ctx context.Context, cfg Config) (rep *Report, retErr error) {
 		return h.finish(rep), err
 	}
 	return h.finish(rep), nil
+}
+
+// interrupted is the report of a run stopped after the rounds it holds,
+// of planned: what those rounds showed, and no verdict on the rest.
+func (h *harness) interrupted(rep *Report, planned int) *Report {
+	h.finish(rep)
+	var shown string
+	switch rep.Verdict {
+	case VerdictFail:
+		_, reasons, _ := strings.Cut(rep.Summary, ": ")
+		shown = fmt.Sprintf("%d of the %d finished rounds failed: %s", rep.RoundsFailed, rep.RoundsTotal, reasons)
+	case VerdictIncomplete:
+		shown = "every finished round passed, but " + strings.TrimPrefix(rep.Summary, "INCOMPLETE: ")
+	default:
+		shown = "every finished round passed"
+	}
+	rep.Verdict = VerdictInterrupted
+	rep.Summary = fmt.Sprintf("INTERRUPTED after %d of %d planned rounds: %s; the rounds not run tested nothing", rep.RoundsTotal, planned, shown)
+	return rep
 }
 
 func (h *harness) finish(rep *Report) *Report {

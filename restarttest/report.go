@@ -10,12 +10,16 @@ const (
 	// VerdictIncomplete: no round failed, but some round's kill point was
 	// never reached, so the restart it names was not tested.
 	VerdictIncomplete = "incomplete"
+	// VerdictInterrupted: the run was stopped (a signal, a cancelled
+	// context) after some rounds finished; the report holds those, and
+	// the rounds it never ran tested nothing.
+	VerdictInterrupted = "interrupted"
 )
 
 // Report is the whole run; its JSON encoding is the `--format json` output.
 type Report struct {
 	Version   int    `json:"version"`
-	Verdict   string `json:"verdict"` // pass, fail or incomplete
+	Verdict   string `json:"verdict"` // pass, fail, incomplete or interrupted
 	Summary   string `json:"summary"` // the last line of the text output
 	Handler   string `json:"handler"`
 	Deliver   string `json:"deliver,omitempty"`

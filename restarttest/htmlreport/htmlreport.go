@@ -25,7 +25,7 @@ var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 // page is what the template renders.
 type page struct {
 	CSS      template.CSS
-	Verdict  string // pass, fail or incomplete
+	Verdict  string // pass, fail, incomplete or (the run's) interrupted
 	Summary  string
 	Handler  string
 	Delivery string

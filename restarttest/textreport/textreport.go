@@ -48,7 +48,7 @@ func Write(w io.Writer, rep *restarttest.Report, style Style) error {
 	switch rep.Verdict {
 	case restarttest.VerdictPass:
 		tw.line("%s", tw.render(PartPassSummary, rep.Summary))
-	case restarttest.VerdictIncomplete:
+	case restarttest.VerdictIncomplete, restarttest.VerdictInterrupted:
 		tw.line("%s", tw.render(PartWarn, rep.Summary))
 	default:
 		tw.line("%s", tw.render(PartFail, rep.Summary))
