@@ -56,7 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			var s slice
 			s.scan(f, sink.Value, helpers)
-			if s.keyed {
+			if s.keyed || len(s.digests) == 0 || composite(f, sink.Value, helpers) {
 				continue
 			}
 			for _, d := range s.digests {
@@ -184,4 +184,90 @@ func pathBase(path string) string {
 		return "xxhash"
 	}
 	return path
+}
+
+// composite reports a key built from parts of which some are a digest and
+// some vary and are readable (a field, a parameter: tenant + ":" +
+// hex(sha256(items))): the digest shortens one part of the key, and the
+// key is no bare digest. The Python and TypeScript engine decides the same.
+func composite(f *keyflow.Func, key ast.Expr, helpers map[*types.Func]string) bool {
+	found := false
+	f.Walk(key, func(e ast.Expr) bool {
+		if found || isDigestCall(f.Info(), e, helpers) {
+			return false // what a digest hashes is no part of the key
+		}
+		parts := joinedParts(f.Info(), e)
+		if parts == nil {
+			return true
+		}
+		var digested, readable bool
+		for _, p := range parts {
+			if tv, ok := f.Info().Types[p]; ok && tv.Value != nil {
+				continue // a constant separator or prefix
+			}
+			var s slice
+			s.scan(f, p, helpers)
+			if len(s.digests) > 0 {
+				digested = true
+			} else {
+				readable = true
+			}
+		}
+		found = digested && readable
+		return !found && !digested
+	})
+	return found
+}
+
+func isDigestCall(info *types.Info, e ast.Expr, helpers map[*types.Func]string) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := keyflow.Callee(info, c)
+	return fn != nil && fn.Pkg() != nil && (digestName(fn) != "" || helpers[fn] != "")
+}
+
+// joinedParts is the operands that e joins into one string: the
+// arguments of fmt.Sprint/Sprintf/Sprintln (without the format) and
+// strings.Join's elements written in place, or both sides of a string +;
+// nil when e joins nothing.
+func joinedParts(info *types.Info, e ast.Expr) []ast.Expr {
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		if x.Op != token.ADD {
+			return nil
+		}
+		if t, ok := info.Types[x].Type.Underlying().(*types.Basic); ok && t.Info()&types.IsString != 0 {
+			return append(stringOperands(x.X), stringOperands(x.Y)...)
+		}
+	case *ast.CallExpr:
+		fn := keyflow.Callee(info, x)
+		if fn == nil || fn.Pkg() == nil {
+			return nil
+		}
+		switch fn.Pkg().Path() + "." + fn.Name() {
+		case "fmt.Sprintf":
+			if len(x.Args) > 2 {
+				return x.Args[1:]
+			}
+		case "fmt.Sprint", "fmt.Sprintln":
+			if len(x.Args) > 1 {
+				return x.Args
+			}
+		case "strings.Join":
+			if lit, ok := x.Args[0].(*ast.CompositeLit); ok && len(lit.Elts) > 1 {
+				return lit.Elts
+			}
+		}
+	}
+	return nil
+}
+
+// stringOperands flattens a chain of string +.
+func stringOperands(e ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		return append(stringOperands(b.X), stringOperands(b.Y)...)
+	}
+	return []ast.Expr{e}
 }

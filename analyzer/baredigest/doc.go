@@ -18,7 +18,10 @@
 // from it, and passed to a lookup (a SELECT, or a call named
 // Find/Get/Exists/Seen/Claim…), alone or in the struct that holds it, is a
 // fingerprint, whatever it is called and wherever the request sits. Sent on as a header or SDK key, the same digest is still reported
-// there.
+// there. A digest written beside parts of the key that vary and can be
+// read (owner + "-" + month + "-" + hex.EncodeToString(sum[:6])) shortens
+// one part of a composite key: only a key whose one varying part is the
+// digest is reported, in Go, Python and TypeScript alike.
 //
 // # Fix
 //

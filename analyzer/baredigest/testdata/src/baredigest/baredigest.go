@@ -171,3 +171,27 @@ func restyStyle(c client, o Order) {
 	sum := md5.Sum([]byte(o.ID)) // want `idempotency key \(Idempotency-Key header\) is a bare md5 digest`
 	c.SetHeader("Idempotency-Key", hex.EncodeToString(sum[:]))
 }
+
+type Statement struct {
+	Owner   string
+	Month   string
+	ItemIDs []string
+}
+
+// A digest that shortens one part of a key written beside readable parts
+// that vary (the owner, the month) is a composite key, not a bare one.
+func compositeKey(s Statement, req *http.Request) {
+	sum := sha256.Sum256([]byte(fmt.Sprint(s.ItemIDs)))
+	req.Header.Set("Idempotency-Key", s.Owner+"-"+s.Month+"-"+hex.EncodeToString(sum[:6]))
+}
+
+func compositeSprintf(s Statement, req *http.Request) {
+	req.Header.Set("Idempotency-Key", fmt.Sprintf("%s:%s:%x", s.Owner, s.Month, sha256.Sum256([]byte(fmt.Sprint(s.ItemIDs)))))
+}
+
+// A constant prefix beside the digest leaves the digest the only part
+// that varies: still bare.
+func prefixedDigest(o Order, req *http.Request) {
+	sum := sha256.Sum256([]byte(o.ID + ":" + o.Phone)) // want `bare sha256 digest`
+	req.Header.Set("Idempotency-Key", "charge-"+hex.EncodeToString(sum[:]))
+}
