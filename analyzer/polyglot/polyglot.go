@@ -190,7 +190,11 @@ func Run(opts Options) (*Result, error) {
 	if model == nil {
 		model = keymodel.Default()
 	}
-	res.Findings = flow.Analyze(&flow.Program{Files: kept, Resolve: r.resolve, Model: model})
+	source := func(f *ir.File) []byte {
+		src, _ := os.ReadFile(f.Path)
+		return src
+	}
+	res.Findings = flow.Analyze(&flow.Program{Files: kept, Resolve: r.resolve, Model: model, Source: source})
 	dir, _ := filepath.Abs(opts.Dir)
 	for i, f := range res.Findings {
 		res.Findings[i].File = relTo(dir, f.File)

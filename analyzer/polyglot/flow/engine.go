@@ -33,12 +33,15 @@ type Program struct {
 	// or nil when the module is not part of the project.
 	Resolve func(from *ir.File, module string) *ir.File
 	Model   *keymodel.Model
+	// Source returns a file's text, for the names it mentions; nil when
+	// the text cannot be had (then every name counts as mentioned).
+	Source func(f *ir.File) []byte
 }
 
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -60,16 +63,19 @@ func Analyze(p *Program) []report.Finding {
 }
 
 type engine struct {
-	prog     *Program
-	files    map[*ir.File]*fileInfo
-	sums     map[*ir.Func]*summary
-	entry    map[*ir.Func]string // "route" or "consumer"
-	findings []report.Finding
-	seen     map[string]bool
-	outer    map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
-	instance map[classRef]map[string]*value // instanceFields, once per class
-	ctorArgs map[classRef]map[string]int    // constructorArgs, with instanceFields
-	bases    map[*ir.Func]*value            // sdkBase, once per class
+	prog      *Program
+	files     map[*ir.File]*fileInfo
+	sums      map[*ir.Func]*summary
+	entry     map[*ir.Func]string    // "route" or "consumer"
+	classOf   map[*ir.Func]*ir.Func  // a method's class
+	classFile map[*ir.Func]*fileInfo // a class's file
+	words     map[string]int         // nameUses, once
+	findings  []report.Finding
+	seen      map[string]bool
+	outer     map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
+	instance  map[classRef]map[string]*value // instanceFields, once per class
+	ctorArgs  map[classRef]map[string]int    // constructorArgs, with instanceFields
+	bases     map[*ir.Func]*value            // sdkBase, once per class
 
 	// For IDEM002: the acting SDK calls without a key, who calls each
 	// project function, and the functions that verify a webhook.
@@ -156,9 +162,17 @@ func (e *engine) index(f *ir.File) {
 			fi.defs[d.Name] = d.F
 		}
 	}
+	classes := map[string]*ir.Func{}
+	for _, fn := range f.Funcs {
+		if fn.IsClass {
+			classes[fn.Class] = fn
+			e.classFile[fn] = fi
+		}
+	}
 	for _, fn := range f.Funcs {
 		if fn.Class != "" && !fn.IsClass {
 			fi.methods[fn.Name] = fn
+			e.classOf[fn] = classes[fn.Class]
 		}
 	}
 	for _, im := range f.Imports {

@@ -257,6 +257,9 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 			// who calls the method.)
 			return e.mayRepeat(fn.Parent, memo, visiting)
 		}
+		if e.unmentioned(fn) {
+			return false // dead code: nothing here or elsewhere can run it
+		}
 		return true // out of view
 	}
 	for _, caller := range callers {
@@ -265,6 +268,60 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 		}
 	}
 	return false
+}
+
+// unmentioned reports a method that nothing can call: in a program that
+// registers handlers (an application, not a library whose callers are its
+// users), an undecorated method of a class of the project's own (no base
+// a framework or library gives, which could call it by convention) whose
+// name no source file mentions but where it is defined. Such a method is
+// dead code, not one whose callers are out of view.
+func (e *engine) unmentioned(fn *ir.Func) bool {
+	class := e.classOf[fn]
+	if fn.Class == "" || class == nil || len(fn.Decorators) > 0 || len(e.entry) == 0 {
+		return false
+	}
+	c := e.moduleCtx(e.classFile[class])
+	for _, b := range class.Bases {
+		if bv := c.eval(b); bv.fn == nil || !bv.fn.IsClass {
+			return false // a library's class may call it by convention
+		}
+	}
+	return e.nameUses(methodName(fn)) == 1
+}
+
+// nameUses counts the places the program's source files mention name as
+// a word: its definition is one.
+func (e *engine) nameUses(name string) int {
+	if e.prog.Source == nil {
+		return 2
+	}
+	if e.words == nil {
+		e.words = map[string]int{}
+		for _, f := range e.prog.Files {
+			countWords(e.prog.Source(f), e.words)
+		}
+	}
+	return e.words[name]
+}
+
+// countWords adds each identifier-like word of src to counts.
+func countWords(src []byte, counts map[string]int) {
+	word := func(b byte) bool {
+		return b == '_' || b == '$' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+	}
+	for i := 0; i < len(src); {
+		if !word(src[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && word(src[j]) {
+			j++
+		}
+		counts[string(src[i:j])]++
+		i = j
+	}
 }
 
 // instanceCallers is who calls a method that no resolved call names,

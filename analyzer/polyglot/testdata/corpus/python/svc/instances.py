@@ -103,3 +103,23 @@ def create_customer(user):
 @shared_task
 def create_refund(charge):
     return stripe.Refund.create(charge=charge, idempotency_key=str(uuid.uuid4()))  # want IDEM001
+
+
+class Payouts:
+    """A class of the project's own, on no library's base."""
+
+    # case: reach/unmentioned-method finding
+    # pay_all below calls it on a parameter of unknown type: its callers
+    # are out of view.
+    def payout_keyless(self, account, cents):
+        return stripe.Payout.create(amount=cents, currency="usd", stripe_account=account)  # want IDEM002
+
+    # case: reach/unmentioned-method silent
+    # No file mentions this method: dead code, which nothing runs again.
+    def payout_never_called(self, account, cents):
+        return stripe.Payout.create(amount=cents, currency="usd", stripe_account=account)
+
+
+def pay_all(payouts, accounts):
+    for account in accounts:
+        payouts.payout_keyless(account, 100)

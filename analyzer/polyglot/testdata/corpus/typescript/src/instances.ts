@@ -21,8 +21,23 @@ export class Provider {
   }
 
   // case: rule/IDEM002 finding
+  // case: reach/unmentioned-method finding
+  // refundEach below calls it on a receiver of unknown type: its callers
+  // are out of view.
   async refundKeyless(id: string, amount: number) {
     await this.stripe_.refunds.create({ payment_intent: id, amount }); // want IDEM002
+  }
+
+  // case: reach/unmentioned-method silent
+  // No file mentions this method: dead code, which nothing runs again.
+  async refundNeverCalled(id: string, amount: number) {
+    await this.stripe_.refunds.create({ payment_intent: id, amount });
+  }
+}
+
+export async function refundEach(provider: any, ids: string[]) {
+  for (const id of ids) {
+    await provider.refundKeyless(id, 100);
   }
 }
 
