@@ -109,7 +109,14 @@ func (b *brokerTransport) close() error {
 	return nil
 }
 
-func (b *brokerTransport) judge(context.Context, *roundState, *Round) error { return nil }
+// judge marks a concurrent round whose copies one consumer handled in turn.
+func (b *brokerTransport) judge(_ context.Context, rs *roundState, r *Round) error {
+	if rs.kp.Concurrent() {
+		r.RaceNotRun = raceNotRun(*r, rs.kp.Deliveries())
+	}
+	return nil
+}
+
 func (b *brokerTransport) failure() error                                   { return nil }
 func (b *brokerTransport) oneProcess() bool                                 { return false }
 
@@ -405,4 +412,37 @@ func messageID(body []byte) string {
 		}
 	}
 	return "idemcheck-" + randomHex(8)
+}
+
+// raceNotRun says why a concurrent round's copies, delivered through a
+// broker, were never handled at once: every write and effect request came
+// from one consumer while the rendezvous waited in vain for the others.
+// The broker gave that consumer every copy (it held several unacknowledged
+// messages at once, a prefetch or a pull batch) and it handled them one
+// after the other. "" when more than one consumer worked, or a rendezvous
+// was reached.
+func raceNotRun(r Round, copies int) string {
+	if copies < 2 || len(r.Rendezvous) == 0 {
+		return ""
+	}
+	for _, rv := range r.Rendezvous {
+		if rv.Reached {
+			return ""
+		}
+	}
+	working := map[int]bool{}
+	for _, a := range r.Attempts {
+		if a.Writes > 0 {
+			working[a.Delivery] = true
+		}
+	}
+	for _, q := range r.EffectRequests {
+		if q.Delivery > 0 {
+			working[q.Delivery] = true
+		}
+	}
+	if len(working) != 1 {
+		return ""
+	}
+	return fmt.Sprintf("one consumer handled every copy of the %d, one after the other, while the others got none: the broker let it hold several unacknowledged messages at once, so no race was run; let each consumer hold one at a time (pika basic_qos(prefetch_count=1), amqplib channel.prefetch(1), amqp091 Qos(1, 0, false), nats.go PullMaxMessages(1), nats.js max_messages 1)", copies)
 }

@@ -130,6 +130,24 @@ func TestBrokerIntentConsumersPass(t *testing.T) {
 	}
 }
 
+// A consumer whose pulls hold several messages takes every copy of a
+// concurrent round and handles them in turn: the round ran no race, so it
+// is not tested, and the run is incomplete rather than a pass.
+func TestBrokerConcurrentRoundOneConsumerTookEveryCopy(t *testing.T) {
+	t.Parallel()
+	cfg := brokerConfig(t, natsURL(t), consumer(t, "nats")+" -key intent -batch 10")
+	cfg.KillPoints = []KillPoint{{Kind: KillNone}, {Kind: KillConcurrent, N: 2}}
+	rep := run(t, cfg)
+	defer dumpOnFailure(t, rep)
+	r := roundAt(t, rep, "concurrent:2")
+	if r.RaceNotRun == "" || r.Untested() == "" {
+		t.Fatalf("concurrent round: race_not_run %q, rendezvous %+v: want the race named as not run", r.RaceNotRun, r.Rendezvous)
+	}
+	if rep.Verdict != VerdictIncomplete || !strings.Contains(rep.Summary, "PullMaxMessages(1)") {
+		t.Errorf("verdict %s (%s), want incomplete, saying how to let each consumer hold one message", rep.Verdict, rep.Summary)
+	}
+}
+
 // A key drawn per delivery (RabbitMQ) or from the delivery count (NATS)
 // charges again on the broker's redelivery.
 func TestBrokerPerDeliveryKeysFail(t *testing.T) {

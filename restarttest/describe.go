@@ -63,6 +63,19 @@ func (r Round) KillNotReached() bool {
 	return kp.kills() && !r.KillReached
 }
 
+// Untested says why the round could not test what it names: its kill point
+// was never reached, or a concurrent round's copies never ran at once; ""
+// when it did test it.
+func (r Round) Untested() string {
+	switch {
+	case r.KillNotReached():
+		return "kill point not reached"
+	case r.RaceNotRun != "":
+		return "the copies never ran at once"
+	}
+	return ""
+}
+
 // ShortKeys shortens each key to the shortest prefix that still tells the
 // keys apart (time-based keys share long prefixes).
 func ShortKeys(keys []string) map[string]string {

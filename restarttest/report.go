@@ -78,6 +78,10 @@ type Round struct {
 	// were held at their first write and first effect request until all
 	// had arrived, and released together.
 	Rendezvous []Rendezvous `json:"rendezvous,omitempty"`
+	// RaceNotRun says why a concurrent round over a broker never had its
+	// copies handled at once (one consumer took them all, in turn): the
+	// round tested no race, and does not pass.
+	RaceNotRun string `json:"race_not_run,omitempty"`
 	// Resent lists, in a resend round, the envelope fields the second
 	// delivery carried with fresh values.
 	Resent []EnvelopeChange `json:"resent,omitempty"`

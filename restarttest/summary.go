@@ -86,17 +86,30 @@ func finishReport(rep *Report) {
 			rep.RoundsFailed++
 		}
 	}
-	var unreached []string
+	var unreached, unraced []string
+	var raceWhy string
 	for _, r := range rep.Rounds {
-		if r.KillNotReached() {
+		switch {
+		case r.KillNotReached():
 			unreached = append(unreached, fmt.Sprintf("round %d (%s)", r.Index, r.KillPoint))
+		case r.RaceNotRun != "":
+			unraced = append(unraced, fmt.Sprintf("round %d (%s)", r.Index, r.KillPoint))
+			raceWhy = r.RaceNotRun
 		}
 	}
-	if rep.RoundsFailed == 0 && len(unreached) > 0 {
-		// Passing there would be unearned: nothing was killed.
+	if rep.RoundsFailed == 0 && len(unreached)+len(unraced) > 0 {
+		// Passing there would be unearned: nothing was killed, or no
+		// copies raced.
 		rep.Verdict = VerdictIncomplete
-		rep.Summary = fmt.Sprintf("INCOMPLETE: %d/%d rounds passed, but the kill point of %s was never reached, so no restart was tested there; choose kill points the handler reaches (the clean round, --kill-at none, shows its writes and effect requests)",
-			rep.RoundsTotal, rep.RoundsTotal, strings.Join(unreached, ", "))
+		var why []string
+		if len(unreached) > 0 {
+			why = append(why, fmt.Sprintf("the kill point of %s was never reached, so no restart was tested there; choose kill points the handler reaches (the clean round, --kill-at none, shows its writes and effect requests)",
+				strings.Join(unreached, ", ")))
+		}
+		if len(unraced) > 0 {
+			why = append(why, fmt.Sprintf("in %s %s", strings.Join(unraced, ", "), raceWhy))
+		}
+		rep.Summary = fmt.Sprintf("INCOMPLETE: %d/%d rounds passed, but %s", rep.RoundsTotal, rep.RoundsTotal, strings.Join(why, "; and "))
 		return
 	}
 	if rep.RoundsFailed == 0 {

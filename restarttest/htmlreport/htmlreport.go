@@ -100,8 +100,8 @@ func newRoundView(r restarttest.Round) roundView {
 		Events:   evs,
 		Checks:   cs,
 	}
-	if r.KillNotReached() {
-		v.Note = "kill point not reached"
+	if why := r.Untested(); why != "" {
+		v.Note = why
 		v.Verdict = restarttest.VerdictIncomplete
 	}
 	if !r.Passed {
@@ -120,6 +120,9 @@ func newRoundView(r restarttest.Round) roundView {
 func roundNotes(r restarttest.Round) []string {
 	var out []string
 	out = append(out, r.SendNotes(nil)...)
+	if r.RaceNotRun != "" {
+		out = append(out, "race not run: "+r.RaceNotRun)
+	}
 	for _, e := range r.Effects {
 		out = append(out, fmt.Sprintf("%s: %s, %d executed, keys: %d", e.Endpoint, count(e.Requests, "request"), e.Executed, len(e.Keys)))
 	}

@@ -120,13 +120,13 @@ func (t *writer) round(r restarttest.Round) {
 	switch {
 	case !r.Passed:
 		verdict = t.render(PartFail, "FAIL")
-		if r.KillNotReached() {
-			note = t.render(PartWarn, "  (kill point not reached)")
+		if why := r.Untested(); why != "" {
+			note = t.render(PartWarn, "  ("+why+")")
 		}
-	case r.KillNotReached():
-		// Not a pass: the round had nothing to judge a restart by.
+	case r.Untested() != "":
+		// Not a pass: the round had nothing to judge a restart or a race by.
 		verdict = t.render(PartWarn, "NOT TESTED")
-		note = t.render(PartWarn, "  (kill point not reached)")
+		note = t.render(PartWarn, "  ("+r.Untested()+")")
 	}
 	kp, _ := restarttest.ParseKillPoint(r.KillPoint)
 	t.line("%s  %s  %s%s", t.render(PartStrong, fmt.Sprintf("round %d", r.Index)), kp.Label(), verdict, note)
@@ -142,6 +142,9 @@ func (t *writer) round(r restarttest.Round) {
 		t.line("  %s", t.render(PartMuted, n))
 	}
 	t.rendezvous(r.Rendezvous)
+	if r.RaceNotRun != "" {
+		t.line("  %s", t.render(PartWarn, "race not run: "+r.RaceNotRun))
+	}
 	concurrent := kp.Concurrent()
 	t.attempts(r, concurrent)
 	if concurrent {

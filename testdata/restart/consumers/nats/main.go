@@ -10,7 +10,9 @@
 // count JetStream reports, the common mistake: a redelivery after a crash
 // has another count, so another key, so another charge.
 //
-// With -push it consumes a push consumer (restart-test --nats-push).
+// With -push it consumes a push consumer (restart-test --nats-push). With
+// -batch N a pull holds up to N messages at once: one consumer then takes
+// every copy of a concurrent round, and no race is run.
 //
 //	nats -key intent
 package main
@@ -43,6 +45,7 @@ type message struct {
 func main() {
 	keyMode := flag.String("key", "intent", "how the idempotency key is made: intent or delivery-count")
 	push := flag.Bool("push", false, "NATS_CONSUMER is a push consumer (delivering to NATS_DELIVER_SUBJECT in its queue group)")
+	batch := flag.Int("batch", 1, "messages a pull may hold unacknowledged at once (nats.go's default is 500)")
 	flag.Parse()
 	ctx := context.Background()
 	db, err := pgx.Connect(ctx, os.Getenv("DATABASE_URL"))
@@ -95,7 +98,7 @@ func main() {
 	} else {
 		c, err := js.Consumer(ctx, stream, name)
 		if err == nil {
-			_, err = c.Consume(handle, jetstream.PullMaxMessages(1))
+			_, err = c.Consume(handle, jetstream.PullMaxMessages(*batch))
 		}
 		if err != nil {
 			log.Fatal(err)
