@@ -54,6 +54,10 @@ type expectation struct {
 	// secondSend explains a second key in a round where the message is
 	// sent twice as two messages (resend, respell): what changed.
 	secondSend string
+	// renewed are the envelope fields the round's second send carried
+	// with fresh values (resend, respell): a key that carries them shows
+	// its cause.
+	renewed []EnvelopeChange
 	// forgot: a provider-forgets round, where the provider forgot its
 	// keys between the two deliveries.
 	forgot  bool
@@ -91,6 +95,9 @@ func (exp expectation) operations() int {
 // (driftcause.go).
 func (exp expectation) driftReason(endpoint string, keys []string) string {
 	if exp.secondSend != "" && !exp.drifted[endpoint] {
+		if why := keysCarryRenewed(keys, exp.renewed); why != "" {
+			return why
+		}
 		return exp.secondSend
 	}
 	return driftCause(keys, exp.concurrent && exp.steady[endpoint] && !exp.drifted[endpoint])

@@ -267,3 +267,29 @@ func randomRune(alphabet string) rune {
 func isAlnum(r rune) bool {
 	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
+
+// keysCarryRenewed names the envelope field whose old value one key
+// carries and whose fresh value another does: the key follows that field,
+// which a re-send renews, whatever else the round changed (a respelling).
+// "" when no key shows one (a digest hides what it was taken over).
+func keysCarryRenewed(keys []string, renewed []EnvelopeChange) string {
+	for _, c := range renewed {
+		var from, to string
+		if json.Unmarshal([]byte(c.From), &from) != nil || json.Unmarshal([]byte(c.To), &to) != nil || len(from) < 6 || len(to) < 6 {
+			continue // too short to tell from a coincidence
+		}
+		if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, from) }) &&
+			slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, to) }) {
+			return fmt.Sprintf("the key carries %s (%s, then %s), which a re-send renews: derive it from what the message asks for, not from how it was sent", c.Path, clip(from), clip(to))
+		}
+	}
+	return ""
+}
+
+// clip shortens a long value to its start, for a one-line explanation.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 16 {
+		return string(r[:12]) + "…"
+	}
+	return s
+}

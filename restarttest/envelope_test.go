@@ -68,3 +68,26 @@ func TestFreshValueKeepsTheShape(t *testing.T) {
 		t.Errorf("fresh number %s", got)
 	}
 }
+
+// A key that carries the envelope id a re-send renewed is explained by
+// that field, not by whatever else the round changed; a digest, which
+// hides what it was taken over, or a value too short to tell from a
+// coincidence, names nothing.
+func TestKeysCarryRenewed(t *testing.T) {
+	renewed := []EnvelopeChange{{Path: "message_id", From: `"wamid.HBgNNTUxMTk5"`, To: `"wamid.NJjIJLmQ2"`}, {Path: "id", From: `7`, To: `8`}}
+	cases := []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"wamid.HBgNNTUxMTk5", "wamid.NJjIJLmQ2"}, "the key carries message_id (wamid.HBgNNT…, then wamid.NJjIJLmQ2)"},
+		{[]string{"pay:wamid.HBgNNTUxMTk5:150", "pay:wamid.NJjIJLmQ2:150"}, "the key carries message_id"},
+		{[]string{"3f9a1c0e5d", "b2c4e6a8f0"}, ""},
+		{[]string{"wamid.HBgNNTUxMTk5", "c0ffee"}, ""},
+	}
+	for _, c := range cases {
+		got := keysCarryRenewed(c.keys, renewed)
+		if c.want == "" && got != "" || c.want != "" && !strings.HasPrefix(got, c.want) {
+			t.Errorf("keys %q: got %q, want %q…", c.keys, got, c.want)
+		}
+	}
+}

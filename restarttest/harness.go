@@ -645,7 +645,7 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 		return Round{}, &EnvError{Err: err}
 	}
 	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK,
-		secondSend: h.secondSendReason(kp, rs), forgot: kp.Kind == KillForgets,
+		secondSend: h.secondSendReason(kp, rs), renewed: rs.resendChanges, forgot: kp.Kind == KillForgets,
 		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted,
 		concurrent: kp.Concurrent(), oneMessage: kp.oneMessage(), tenants: kp.Kind == KillTenant, steady: h.steady}
 	if !exp.reference {
