@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // A secret pasted on the command line by mistake (`idemcheck derive
@@ -23,6 +24,9 @@ func hidePositionalArgs(root *cobra.Command) {
 	walk = func(c *cobra.Command) {
 		if check := c.Args; check != nil {
 			c.Args = func(cmd *cobra.Command, args []string) error {
+				if err := swallowedFlag(cmd); err != nil {
+					return err
+				}
 				if err := check(cmd, args); err != nil {
 					return argsError(cmd, args, err)
 				}
@@ -34,6 +38,33 @@ func hidePositionalArgs(root *cobra.Command) {
 		}
 	}
 	walk(root)
+}
+
+// swallowedFlag catches a flag written without its value before another
+// flag (`--dsn --kill-at none`): the parser takes the next flag as the
+// value, and the error it leads to (a stray argument, a bad DSN) names the
+// wrong thing. A value that is exactly another of the command's flags is
+// never meant as one. Only the flags' names are shown.
+func swallowedFlag(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if err != nil || f.Value.Type() == "bool" {
+			return
+		}
+		values := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for _, v := range values {
+			name, isFlag := strings.CutPrefix(v, "--")
+			name, _, _ = strings.Cut(name, "=")
+			if isFlag && cmd.Flags().Lookup(name) != nil {
+				err = UsageErrorf("--%s has no value: it took --%s, the flag after it, as its value; give --%s a value (--%s=VALUE)", f.Name, name, f.Name, f.Name)
+				return
+			}
+		}
+	})
+	return err
 }
 
 // argsError says what is wrong with a command's arguments without showing

@@ -55,6 +55,9 @@ func TestRestartTestUsageErrors(t *testing.T) {
 		{[]string{"--handler", "true", "--message", msg, "--rounds", "3"}, "apply to --kill-at random"},
 		{[]string{"--handler", "true", "--message", msg, "--kill-at", "request", "--seed", "7"}, "apply to --kill-at random"},
 		{[]string{"--handler", "true", "--message", msg, "--report", "/nonexistent/report.html"}, "--report: /nonexistent/report.html: no such file or directory"},
+		{[]string{"--handler", "true", "--message", msg, "--dsn", "postgres://postgres:hunter2@127.0.0.1/test?connect_timeout=abc"}, `invalid connect_timeout ("abc" is not a number)`},
+		{[]string{"--handler", "true", "--message", msg, "--dsn", "--dsn", "postgres://postgres:hunter2@127.0.0.1/test"}, "--dsn has no value: it took --dsn, the flag after it, as its value"},
+		{[]string{"--handler", "true", "--message", msg, "--kill-at", "--dsn", "postgres://postgres:hunter2@127.0.0.1/test"}, "--kill-at has no value: it took --dsn"},
 	}
 	for _, tc := range cases {
 		code, _, stderr := runRestartTest(t, tc.args...)

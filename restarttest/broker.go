@@ -117,8 +117,8 @@ func (b *brokerTransport) judge(_ context.Context, rs *roundState, r *Round) err
 	return nil
 }
 
-func (b *brokerTransport) failure() error                                   { return nil }
-func (b *brokerTransport) oneProcess() bool                                 { return false }
+func (b *brokerTransport) failure() error   { return nil }
+func (b *brokerTransport) oneProcess() bool { return false }
 
 // deliver publishes the message once per delivery and runs one consumer
 // per delivery until the broker has nothing pending and the handler is

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,9 +64,26 @@ func parseDSN(dsn string) (*pgconn.Config, error) {
 	}
 	cfg, err := pgconn.ParseConfig(dsn) // its errors mask the password
 	if err != nil {
-		return nil, fmt.Errorf("bad DSN: %w", err)
+		return nil, dsnError(err)
 	}
 	return cfg, nil
+}
+
+// goNumberError is the strconv wording pgconn passes on for a setting that
+// is not a number: (strconv.ParseInt: parsing "abc": invalid syntax).
+var goNumberError = regexp.MustCompile(`\(?strconv\.\w+: parsing ("[^"]*"): (invalid syntax|value out of range)\)?`)
+
+// dsnError is a DSN the driver refused, in plain words: no Go function
+// names.
+func dsnError(err error) error {
+	msg := goNumberError.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		sub := goNumberError.FindStringSubmatch(m)
+		if sub[2] == "value out of range" {
+			return "(" + sub[1] + " is out of range)"
+		}
+		return "(" + sub[1] + " is not a number)"
+	})
+	return errors.New("bad DSN: " + msg)
 }
 
 // unreachableHint is what to do when no PostgreSQL answers at the DSN.
@@ -158,7 +176,7 @@ func openDatabase(ctx context.Context, dsn string) (*database, error) {
 	}
 	acfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("bad DSN: %w", err)
+		return nil, dsnError(err)
 	}
 	db := &database{dsn: dsn, cfg: cfg, schema: "idemcheck_rt_" + randomHex(5), acfg: acfg}
 	acfg.RuntimeParams["application_name"] = adminAppName(db.schema)
