@@ -202,8 +202,8 @@ func composite(f *keyflow.Func, key ast.Expr, helpers map[*types.Func]string) bo
 		}
 		var digested, readable bool
 		for _, p := range parts {
-			if tv, ok := f.Info().Types[p]; ok && tv.Value != nil {
-				continue // a constant separator or prefix
+			if tv, ok := f.Info().Types[p]; ok && tv.Value != nil || enumTag(f.Info(), p) {
+				continue // a constant separator or prefix, or a kind's tag
 			}
 			var s slice
 			s.scan(f, p, helpers)
@@ -217,6 +217,33 @@ func composite(f *keyflow.Func, key ast.Expr, helpers map[*types.Func]string) bo
 		return !found && !digested
 	})
 	return found
+}
+
+// enumTag reports a part that is one of a few declared values: a value of
+// a defined type whose package declares constants of it (string(msg.Type),
+// a kind like CallbackStump), converted or not. It tags the key with a
+// kind; it does not tell one key from another within the kind.
+func enumTag(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 1 {
+		if tv, ok := info.Types[c.Fun]; ok && tv.IsType() {
+			e = ast.Unparen(c.Args[0]) // string(kind)
+		}
+	}
+	named, ok := types.Unalias(info.TypeOf(e)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	if _, basic := named.Underlying().(*types.Basic); !basic {
+		return false
+	}
+	scope := named.Obj().Pkg().Scope()
+	for _, name := range scope.Names() {
+		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), named) {
+			return true
+		}
+	}
+	return false
 }
 
 func isDigestCall(info *types.Info, e ast.Expr, helpers map[*types.Func]string) bool {
