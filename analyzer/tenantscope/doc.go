@@ -6,7 +6,9 @@
 // IDEM007: idempotency lookup not scoped by tenant
 //
 // A SELECT or UPDATE on an idempotency, intent or dedup table filters by the
-// key column but by no tenant column (tenant_id, client_id, account_id, …),
+// key column, or one on any other table (orders, payments) filters by a
+// column that says it holds the idempotency key (idempotency_key, dedup_id),
+// but by no tenant column (tenant_id, client_id, account_id, …),
 // or an INSERT … ON CONFLICT (key) DO UPDATE or DO NOTHING names the key but
 // no tenant column in its conflict target. Keys are only unique within a
 // tenant (two merchants can both send "order-1001"), so an unscoped lookup

@@ -341,3 +341,11 @@ var keyColumn = regexp.MustCompile(`^(key|chave|.*idempot.*|.*dedup.*|.*_key|cha
 
 // IsKeyColumn reports whether col holds an idempotency key.
 func IsKeyColumn(col string) bool { return keyColumn.MatchString(strings.ToLower(col)) }
+
+var idempotencyColumn = regexp.MustCompile(`idempot|dedup`)
+
+// IsIdempotencyColumn reports whether col says it holds an idempotency or
+// dedup key (idempotency_key, dedup_id), in whatever table it sits.
+func IsIdempotencyColumn(col string) bool {
+	return idempotencyColumn.MatchString(strings.ToLower(col))
+}

@@ -24,10 +24,7 @@ func Unscoped(cfg *config.Config, stmt string, resolve func(name string) ([]stri
 		}
 	}
 	for _, l := range Lookups(stmt) {
-		if !IsIdempotencyTable(cfg, l.Table) {
-			continue
-		}
-		if keyCol := unscopedKeyColumn(cfg, l.Where); keyCol != "" {
+		if keyCol := unscopedKeyColumn(cfg, l.Table, l.Where); keyCol != "" {
 			out = append(out, fmt.Sprintf(
 				"%s on %s filters by %s without a tenant column: keys are unique only per tenant, so this can match another tenant's record; add tenant_id to the where clause and the primary key",
 				l.Kind, l.Table, keyCol))
@@ -42,9 +39,6 @@ func Unscoped(cfg *config.Config, stmt string, resolve func(name string) ([]stri
 // back), or, with DO NOTHING, turns this tenant's insert into a no-op, so
 // its request is taken for a duplicate.
 func unscopedUpsert(cfg *config.Config, u upsert, resolve func(string) ([]string, bool)) (string, bool) {
-	if !IsIdempotencyTable(cfg, u.table) {
-		return "", false
-	}
 	cols := u.conflict
 	target := "(" + strings.Join(cols, ", ") + ")"
 	if u.constraint != "" {
@@ -57,7 +51,7 @@ func unscopedUpsert(cfg *config.Config, u upsert, resolve func(string) ([]string
 		}
 		target = "on constraint " + u.constraint + " (" + strings.Join(cols, ", ") + ")"
 	}
-	keyCol := unscopedKeyColumn(cfg, cols)
+	keyCol := unscopedKeyColumn(cfg, u.table, cols)
 	if keyCol == "" {
 		return "", false
 	}
@@ -75,16 +69,21 @@ func unscopedUpsert(cfg *config.Config, u upsert, resolve func(string) ([]string
 		u.table, target, u.action, effect), true
 }
 
-// unscopedKeyColumn returns the first key column among cols when none of
-// them is a tenant column, and "" otherwise: a match on such columns can
-// find another tenant's record.
-func unscopedKeyColumn(cfg *config.Config, cols []string) string {
+// unscopedKeyColumn returns the first key column among cols of table when
+// none of them is a tenant column, and "" otherwise: a match on such
+// columns can find another tenant's record. In a table that records keys
+// (idempotency_keys, intents) any key-like column counts (key, chave,
+// request_key); in any other table (orders, payments) only a column that
+// says it holds an idempotency or dedup key does: the column, not the
+// table's name, says the lookup is by the client's key.
+func unscopedKeyColumn(cfg *config.Config, table string, cols []string) string {
+	keyTable := IsIdempotencyTable(cfg, table)
 	keyCol := ""
 	for _, col := range cols {
 		if IsTenantColumn(cfg, col) {
 			return ""
 		}
-		if keyCol == "" && IsKeyColumn(col) {
+		if keyCol == "" && (keyTable && IsKeyColumn(col) || IsIdempotencyColumn(col)) {
 			keyCol = col
 		}
 	}

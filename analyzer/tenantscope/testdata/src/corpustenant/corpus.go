@@ -71,9 +71,25 @@ func (s *Store) SeenMessageScoped(tenant, key string) (bool, error) {
 	return at.Valid, err
 }
 
+// An orders table that records the client's idempotency key: the column,
+// not the table's name, makes it a lookup by key.
 func (s *Store) OrderByKey(ctx context.Context, key string) (string, error) {
 	var id string
-	err := s.db.QueryRowContext(ctx, "SELECT id FROM orders WHERE idempotency_key = $1", key).Scan(&id)
+	err := s.db.QueryRowContext(ctx, "SELECT id FROM orders WHERE idempotency_key = $1", key).Scan(&id) // want `tenant`
+	return id, err
+}
+
+// Any other table's key-like column (an API key, a public key) is no
+// idempotency key: unique across tenants by design.
+func (s *Store) UserByAPIKey(ctx context.Context, key string) (string, error) {
+	var id string
+	err := s.db.QueryRowContext(ctx, "SELECT id FROM users WHERE api_key = $1", key).Scan(&id)
+	return id, err
+}
+
+func (s *Store) OrderByKeyScoped(ctx context.Context, user, key string) (string, error) {
+	var id string
+	err := s.db.QueryRowContext(ctx, "SELECT id FROM orders WHERE customer_id = $1 AND idempotency_key = $2", user, key).Scan(&id)
 	return id, err
 }
 
