@@ -2,8 +2,8 @@ package flow
 
 import (
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
-	"github.com/idemcheck/idemcheck/analyzer/report"
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+	"github.com/idemcheck/idemcheck/analyzer/report"
 )
 
 // Source kinds as they appear in messages: the same words as the Go
