@@ -26,17 +26,8 @@ func TestRestartTestInterruptRemovesEmbeddedServer(t *testing.T) {
 	}
 	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "idemcheck-pg-*"))
 	marker := filepath.Join(t.TempDir(), "started")
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := cancelOnceExists(marker)
 	defer cancel()
-	go func() {
-		for ctx.Err() == nil {
-			if _, err := os.Stat(marker); err == nil {
-				cancel()
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
 	ios, _, _, _ := iostreams.Test()
 	opts := &RestartTestOptions{
 		IO: ios, Handler: "touch " + marker + "; sleep 300", MessageFile: filepath.Join("..", "testdata", "restart", "message.json"),
@@ -92,22 +83,13 @@ func TestRestartTestInterruptReportsFinishedRounds(t *testing.T) {
 	for _, format := range []string{"text", "json"} {
 		os.Remove(first)
 		os.Remove(hung)
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := cancelOnceExists(hung)
 		ios, _, stdout, _ := iostreams.Test()
 		opts := &RestartTestOptions{
 			IO: ios, Handler: handler, DSN: db[1], SetupFile: filepath.Join("..", "testdata", "restart", "sh", "setup.sql"),
 			MessageFile: filepath.Join("..", "testdata", "restart", "message.json"), KillAt: []string{"none", "response"},
 			Format: format, MaxAttempts: 3, Timeout: time.Minute, Backoff: time.Millisecond, Rounds: 1, AckWait: time.Second, Context: ctx,
 		}
-		go func() {
-			for ctx.Err() == nil {
-				if _, err := os.Stat(hung); err == nil {
-					cancel()
-					return
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-		}()
 		err := restartTestRun(opts)
 		cancel()
 		if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "interrupted") {
@@ -127,4 +109,20 @@ func TestRestartTestInterruptReportsFinishedRounds(t *testing.T) {
 			t.Errorf("%s: an interrupted run claims a pass:\n%s", format, out)
 		}
 	}
+}
+
+// cancelOnceExists is a context cancelled once path exists: a handler
+// touches it where the test wants the run stopped, as Ctrl-C would.
+func cancelOnceExists(path string) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(path); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	return ctx, cancel
 }
