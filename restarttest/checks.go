@@ -94,13 +94,24 @@ func (exp expectation) operations() int {
 // only concurrent deliveries drew their own keys, else what the keys show
 // (driftcause.go).
 func (exp expectation) driftReason(endpoint string, keys []string) string {
-	if exp.secondSend != "" && !exp.drifted[endpoint] {
-		if why := keysCarryRenewed(keys, exp.renewed); why != "" {
-			return why
-		}
-		return exp.secondSend
+	if why := exp.secondSendCause(endpoint, keys); why != "" {
+		return why
 	}
 	return driftCause(keys, exp.concurrent && exp.steady[endpoint] && !exp.drifted[endpoint])
+}
+
+// secondSendCause explains a second key by what the round's second send
+// changed: the envelope field the keys carry, else the round's reason;
+// "" when the endpoint drifted in an earlier round anyway, or the round
+// sends once.
+func (exp expectation) secondSendCause(endpoint string, keys []string) string {
+	if exp.secondSend == "" || exp.drifted[endpoint] {
+		return ""
+	}
+	if why := keysCarryRenewed(keys, exp.renewed); why != "" {
+		return why
+	}
+	return exp.secondSend
 }
 
 // runChecks judges a round. Each endpoint the clean round called must see
@@ -278,7 +289,7 @@ func providerEffects(r *Round, endpoints []string, exp expectation) []finding {
 		case t.Executed > 1:
 			text := fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts))
 			cause := ""
-			if why := exp.driftReason(e, t.Keys); why == exp.secondSend && why != "" && len(t.Keys) > 1 {
+			if why := exp.secondSendCause(e, t.Keys); why != "" && len(t.Keys) > 1 {
 				text += ": " + why
 				cause = why
 			}
