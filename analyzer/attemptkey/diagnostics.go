@@ -90,7 +90,11 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 		pos := f.pos
 		var effectSteps []analysis.RelatedInformation
 		if f.weak {
-			if eff, ok := e.effectOf(f); ok && eff.call.Pos().IsValid() {
+			eff, ok, unsent := e.effectOf(f)
+			if unsent {
+				continue // the struct reaches only calls that send nothing
+			}
+			if ok && eff.call.Pos().IsValid() {
 				// Reported at the call that sends it; where the field
 				// was set, and the returns it crossed, are related.
 				pos = eff.call.Pos()

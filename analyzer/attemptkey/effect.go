@@ -24,18 +24,23 @@ type effect struct {
 
 // effectOf returns the one call that sends the struct whose field f
 // sets, or false when there is none or more than one (then the finding
-// stays where the field is set).
-func (e *engine) effectOf(f *finding) (effect, bool) {
-	st, ok := f.instr.(*ssa.Store)
-	if !ok {
-		return effect{}, false
+// stays where the field is set). unsent is true when the struct reaches
+// only calls that send nothing (a log line, the answer to the request
+// being served) and goes nowhere else: its field is no sink.
+func (e *engine) effectOf(f *finding) (eff effect, ok, unsent bool) {
+	st, isStore := f.instr.(*ssa.Store)
+	if !isStore {
+		return effect{}, false, false
 	}
-	fa, ok := st.Addr.(*ssa.FieldAddr)
-	if !ok {
-		return effect{}, false
+	fa, isField := st.Addr.(*ssa.FieldAddr)
+	if !isField {
+		return effect{}, false, false
 	}
 	w := effectWalk{e: e, seen: map[ssa.Value]bool{}}
 	w.follow(fa.X, f.fn, nil, 0)
+	if len(w.found) == 0 {
+		return effect{}, false, w.observed && !w.escaped
+	}
 	var sends []effect
 	for _, c := range w.found {
 		if !e.isStore(describeCallee(c.call.Common())) {
@@ -46,22 +51,30 @@ func (e *engine) effectOf(f *finding) (effect, bool) {
 		sends = w.found
 	}
 	if len(sends) != 1 {
-		return effect{}, false
+		return effect{}, false, false
 	}
-	return sends[0], true
+	return sends[0], true, false
 }
 
 type effectWalk struct {
 	e     *engine
 	seen  map[ssa.Value]bool
 	found []effect
+	// observed: a call that sends nothing took the struct; escaped: it
+	// went where this walk does not follow (a channel, a map, a global,
+	// callers out of view).
+	observed, escaped bool
 }
 
 // maxEffectDepth bounds the values followed from one field store.
 const maxEffectDepth = 12
 
 func (w *effectWalk) follow(v ssa.Value, fn *ssa.Function, steps []step, depth int) {
-	if v == nil || w.seen[v] || depth > maxEffectDepth || len(w.found) > 1 {
+	if depth > maxEffectDepth {
+		w.escaped = true
+		return
+	}
+	if v == nil || w.seen[v] || len(w.found) > 1 {
 		return
 	}
 	w.seen[v] = true
@@ -80,6 +93,8 @@ func (w *effectWalk) follow(v ssa.Value, fn *ssa.Function, steps []step, depth i
 				continue
 			}
 			switch a := r.Addr.(type) {
+			case *ssa.Global:
+				w.escaped = true
 			case *ssa.FieldAddr:
 				w.follow(a.X, fn, steps, depth+1)
 			case *ssa.IndexAddr:
@@ -95,6 +110,8 @@ func (w *effectWalk) follow(v ssa.Value, fn *ssa.Function, steps []step, depth i
 			w.follow(r, fn, steps, depth+1)
 		case *ssa.Phi:
 			w.follow(r, fn, steps, depth+1)
+		case *ssa.Send, *ssa.MapUpdate:
+			w.escaped = true
 		case *ssa.Return:
 			w.returned(fn, steps, depth)
 		case ssa.CallInstruction:
@@ -106,6 +123,7 @@ func (w *effectWalk) follow(v ssa.Value, fn *ssa.Function, steps []step, depth i
 				}
 			case cal.builtin != "":
 			case cal.fn != nil && w.e.model.Observes(cal.pkg, cal.recv, cal.name):
+				w.observed = true
 			default:
 				w.found = append(w.found, effect{fn: fn, call: r, steps: steps})
 			}
@@ -117,6 +135,7 @@ func (w *effectWalk) follow(v ssa.Value, fn *ssa.Function, steps []step, depth i
 // package.
 func (w *effectWalk) returned(fn *ssa.Function, steps []step, depth int) {
 	if fn.Signature.Results().Len() != 1 {
+		w.escaped = true
 		return
 	}
 	for _, caller := range w.e.funcs {
@@ -133,5 +152,8 @@ func (w *effectWalk) returned(fn *ssa.Function, steps []step, depth int) {
 				w.follow(c, caller, s, depth+1)
 			}
 		}
+	}
+	if fn.Object() == nil || fn.Object().Exported() {
+		w.escaped = true // callers in other packages, or a closure's
 	}
 }

@@ -103,6 +103,13 @@ var builtin = config.Config{
 		{Package: "gopkg.in/DataDog/...", Function: ".*", Kind: "observe"},
 		{Package: "github.com/getsentry/sentry-go/...", Function: ".*", Kind: "observe"},
 		{Package: "github.com/newrelic/...", Function: ".*", Kind: "observe"},
+		// The answer to the request being served: a key echoed back to
+		// the client goes nowhere an effect could repeat.
+		{Package: "github.com/labstack/echo/...", Function: "JSON.*|XML.*|String|HTML.*|Blob|Stream|Render|NoContent|Redirect", Kind: "observe"},
+		{Package: "github.com/gin-gonic/gin", Function: ".*JSON|XML|YAML|TOML|ProtoBuf|String|HTML|Data|Render|Redirect|AbortWithStatusJSON", Kind: "observe"},
+		{Package: "github.com/gofiber/fiber/...", Function: "JSON|JSONP|XML|Send|SendString|Render|Format", Kind: "observe"},
+		{Package: "github.com/go-chi/render", Function: ".*", Kind: "observe"},
+		{Package: "net/http", Function: "Error", Kind: "observe"},
 		// Database writes: a key passed to one is stored (IDEM001 counts a
 		// key as persisted when such a write runs before it is used).
 		{Function: "Exec|ExecContext|Query|QueryContext|QueryRow|QueryRowContext|NamedExec|NamedExecContext|NamedQuery|NamedQueryContext|Queue|CopyFrom|SendBatch|MustExec|MustExecContext|QueryRowx|Queryx|SetNX|SetNx|HSetNX|SAdd|PutItem|TransactWriteItems", Receiver: ".+", Kind: "store"},
