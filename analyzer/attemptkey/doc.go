@@ -15,10 +15,14 @@
 // call and reusing it in the call's own retry loop holds for those retries,
 // but not where a broker delivery, a queued job or a webhook reaches the
 // call: on a redelivery, the call is the attempt. From an HTTP route or a
-// command line, such a key is not reported. In Python and TypeScript, nor is
-// one sent to a payment SDK's operation that moves no money (a customer, a
-// tax calculation, a cancel): a retry leaves a spare object, not a second
-// charge.
+// command line, a key drawn once and reused by the call's own retry loop
+// is not reported: nothing redelivers a request. A key drawn per call
+// there still is: the client's retry of the request (a timeout, a double
+// click) draws another, so a route that moves money should take the
+// client's Idempotency-Key or derive one from the stored intent. In
+// Python and TypeScript, nor is a key reported that is sent to a payment
+// SDK's operation that moves no money (a customer, a tax calculation, a
+// cancel): a retry leaves a spare object, not a second charge.
 //
 // # Fix
 //
