@@ -103,7 +103,15 @@ func TestBrokerIntentConsumersPass(t *testing.T) {
 			}
 			rep := run(t, cfg(t))
 			defer dumpOnFailure(t, rep)
-			if rep.Verdict != VerdictPass {
+			if name == "nats-push" && rep.Verdict == VerdictIncomplete {
+				// JetStream pushes both copies to the first member of the
+				// queue group to bind, before the other has: the copies
+				// then never race, and the round says so instead of
+				// passing.
+				if r := roundAt(t, rep, "concurrent:2"); r.RaceNotRun == "" || rep.RoundsFailed != 0 {
+					t.Fatalf("verdict incomplete, failed %v, concurrent round race_not_run %q: want only the race named as not run", failedChecks(rep), r.RaceNotRun)
+				}
+			} else if rep.Verdict != VerdictPass {
 				t.Fatalf("verdict %s, failed %v", rep.Verdict, failedChecks(rep))
 			}
 			if rep.Learned.Writes != 2 || rep.Learned.EffectRequests != 1 {
