@@ -471,3 +471,29 @@ func TestBrokerRedoWindowIsPerRound(t *testing.T) {
 		}
 	}
 }
+
+// raceNotRun names a concurrent round whose every write and effect request
+// came from one consumer while no rendezvous was reached; a round where
+// two consumers worked, or the copies met, raced.
+func TestRaceNotRun(t *testing.T) {
+	missed := []Rendezvous{{Point: PointFirstWrite, Deliveries: 2, Arrived: 1}}
+	met := []Rendezvous{{Point: PointFirstWrite, Deliveries: 2, Arrived: 2, Reached: true}}
+	oneWorked := []Attempt{{Delivery: 1, Writes: 3}, {Delivery: 2}}
+	bothWorked := []Attempt{{Delivery: 1, Writes: 2}, {Delivery: 2, Writes: 1}}
+	cases := []struct {
+		name string
+		r    Round
+		want bool
+	}{
+		{"one consumer took both", Round{Rendezvous: missed, Attempts: oneWorked, EffectRequests: []EffectRequest{{Delivery: 1}}}, true},
+		{"two consumers worked", Round{Rendezvous: missed, Attempts: bothWorked}, false},
+		{"the copies met", Round{Rendezvous: met, Attempts: oneWorked}, false},
+		{"the other sent a request", Round{Rendezvous: missed, Attempts: oneWorked, EffectRequests: []EffectRequest{{Delivery: 2}}}, false},
+		{"no rendezvous", Round{Attempts: oneWorked}, false},
+	}
+	for _, c := range cases {
+		if got := raceNotRun(c.r, 2) != ""; got != c.want {
+			t.Errorf("%s: race not run = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
