@@ -282,10 +282,9 @@ func (h *harness) interrupted(rep *Report, planned int) *Report {
 	var shown string
 	switch rep.Verdict {
 	case VerdictFail:
-		_, reasons, _ := strings.Cut(rep.Summary, ": ")
-		shown = fmt.Sprintf("%d of the %d finished rounds failed: %s", rep.RoundsFailed, rep.RoundsTotal, reasons)
+		shown = fmt.Sprintf("%d of the %d finished rounds failed: %s", rep.RoundsFailed, rep.RoundsTotal, failureReasons(rep.Rounds))
 	case VerdictIncomplete:
-		shown = "every finished round passed, but " + strings.TrimPrefix(rep.Summary, "INCOMPLETE: ")
+		shown = "every finished round passed, but " + untestedReasons(rep.Rounds)
 	default:
 		shown = "every finished round passed"
 	}

@@ -86,30 +86,11 @@ func finishReport(rep *Report) {
 			rep.RoundsFailed++
 		}
 	}
-	var unreached, unraced []string
-	var raceWhy string
-	for _, r := range rep.Rounds {
-		switch {
-		case r.KillNotReached():
-			unreached = append(unreached, fmt.Sprintf("round %d (%s)", r.Index, r.KillPoint))
-		case r.RaceNotRun != "":
-			unraced = append(unraced, fmt.Sprintf("round %d (%s)", r.Index, r.KillPoint))
-			raceWhy = r.RaceNotRun
-		}
-	}
-	if rep.RoundsFailed == 0 && len(unreached)+len(unraced) > 0 {
+	if why := untestedReasons(rep.Rounds); rep.RoundsFailed == 0 && why != "" {
 		// Passing there would be unearned: nothing was killed, or no
 		// copies raced.
 		rep.Verdict = VerdictIncomplete
-		var why []string
-		if len(unreached) > 0 {
-			why = append(why, fmt.Sprintf("the kill point of %s was never reached, so no restart was tested there; choose kill points the handler reaches (the clean round, --kill-at none, shows its writes and effect requests)",
-				strings.Join(unreached, ", ")))
-		}
-		if len(unraced) > 0 {
-			why = append(why, fmt.Sprintf("in %s %s", strings.Join(unraced, ", "), raceWhy))
-		}
-		rep.Summary = fmt.Sprintf("INCOMPLETE: %d/%d rounds passed, but %s", rep.RoundsTotal, rep.RoundsTotal, strings.Join(why, "; and "))
+		rep.Summary = fmt.Sprintf("INCOMPLETE: %d/%d rounds passed, but %s", rep.RoundsTotal, rep.RoundsTotal, why)
 		return
 	}
 	if rep.RoundsFailed == 0 {
@@ -118,11 +99,43 @@ func finishReport(rep *Report) {
 		return
 	}
 	rep.Verdict = VerdictFail
+	rep.Summary = fmt.Sprintf("FAIL %d/%d rounds: %s", rep.RoundsFailed, rep.RoundsTotal, failureReasons(rep.Rounds))
+}
+
+// untestedReasons says which rounds tested nothing and why (a kill point
+// never reached, copies that never raced); "" when every round tested
+// what it names.
+func untestedReasons(rounds []Round) string {
+	var unreached, unraced []string
+	var raceWhy string
+	for _, r := range rounds {
+		switch {
+		case r.KillNotReached():
+			unreached = append(unreached, fmt.Sprintf("round %d (%s)", r.Index, r.KillPoint))
+		case r.RaceNotRun != "":
+			unraced = append(unraced, fmt.Sprintf("round %d (%s)", r.Index, r.KillPoint))
+			raceWhy = r.RaceNotRun
+		}
+	}
+	var why []string
+	if len(unreached) > 0 {
+		why = append(why, fmt.Sprintf("the kill point of %s was never reached, so no restart was tested there; choose kill points the handler reaches (the clean round, --kill-at none, shows its writes and effect requests)",
+			strings.Join(unreached, ", ")))
+	}
+	if len(unraced) > 0 {
+		why = append(why, fmt.Sprintf("in %s %s", strings.Join(unraced, ", "), raceWhy))
+	}
+	return strings.Join(why, "; and ")
+}
+
+// failureReasons is every distinct failure of the rounds once, the most
+// serious first, with the rounds that showed it.
+func failureReasons(rounds []Round) string {
 	var reasons []string
-	for _, e := range distinctFailures(rep.Rounds) {
+	for _, e := range distinctFailures(rounds) {
 		reasons = append(reasons, e.summaryText()+" "+roundList(e.rounds))
 	}
-	rep.Summary = fmt.Sprintf("FAIL %d/%d rounds: %s", rep.RoundsFailed, rep.RoundsTotal, strings.Join(reasons, "; "))
+	return strings.Join(reasons, "; ")
 }
 
 // distinctFailures groups the findings of all rounds by severity and
