@@ -433,36 +433,192 @@ func parse(r io.Reader, dir string, roots map[string]bool, progress func(done, t
 	return findings, analysisErrors, seen, nil
 }
 
-// unclaimed returns the held findings (see emit's held.go) that no
-// analyzed package claimed: none calls a function they hang on, so their
-// callers are out of view, and they are findings. A finding held at
-// several levels (passed on by callers' exported functions) is one if
-// any level is unclaimed.
+// unclaimed returns the held findings (see emit's held.go) that the
+// analyzed packages' claims do not settle. A finding no package claims
+// has its callers out of view, and is one, unless every function it hangs
+// on is called in its own package (calls that do not repeat it). A claim by name from a package
+// that sees the finding settles it (that package reports it where a call
+// repeats it, or passes it on itself); claims through interfaces, and
+// claims of functions the driver holds findings on, say what their call
+// does: it settles the finding, repeats it (a finding, with the call as
+// related information), or passes it on to the caller's exported
+// functions, where it is held again.
 func unclaimed(held, claims []report.Finding) []report.Finding {
-	claimed := map[string]bool{}
-	for _, c := range claims {
-		claimed[c.Message] = true
-	}
-	var out []report.Finding
+	index := indexClaims(claims)
+	work := make([]heldFinding, 0, len(held))
 	for _, h := range held {
-		var hangsOn []report.Related
-		anyClaimed := false
-		for _, r := range h.Related {
-			if rest, ok := strings.CutPrefix(r.Message, emit.HeldFor); ok {
-				key, name, _ := strings.Cut(rest, emit.HeldAs)
-				anyClaimed = anyClaimed || claimed[key]
-				r.Message = "reached through " + name + ", which no analyzed package calls by name: its callers are out of view (a call through an interface is not followed)"
-				hangsOn = append(hangsOn, r)
-			}
-		}
-		if anyClaimed {
+		work = append(work, parseHeld(h))
+	}
+	seen := map[string]bool{}
+	var out []report.Finding
+	for len(work) > 0 {
+		h := work[0]
+		work = work[1:]
+		if seen[h.id()] {
 			continue
 		}
-		h.Rule = strings.TrimPrefix(h.Rule, heldPrefix)
-		h.Related = hangsOn
-		out = append(out, h)
+		seen[h.id()] = true
+		matched := index.matching(h.holders)
+		if len(matched) == 0 {
+			if !h.calledInView() {
+				out = append(out, h.finding("which no analyzed package calls by name: its callers are out of view"))
+			}
+			continue
+		}
+		for _, c := range matched {
+			switch c.mode {
+			case emit.ClaimRepeats:
+				f := h.finding("")
+				f.Related = c.Related
+				out = append(out, f)
+			case emit.ClaimPasses:
+				work = append(work, heldFinding{f: h.f, holders: parseHolders(c.Related)})
+			}
+		}
 	}
 	return out
+}
+
+// heldFinding is a held finding and the functions it hangs on.
+type heldFinding struct {
+	f       report.Finding
+	holders []holder
+}
+
+// holder is a function a held finding hangs on: its key, its short name,
+// the related information naming it, its receiver's method set, and
+// whether its own package calls it.
+type holder struct {
+	key, name, methods string
+	inView             bool
+	at                 report.Related
+}
+
+func parseHeld(h report.Finding) heldFinding {
+	h.Rule = strings.TrimPrefix(h.Rule, heldPrefix)
+	return heldFinding{f: h, holders: parseHolders(h.Related)}
+}
+
+func parseHolders(related []report.Related) []holder {
+	var out []holder
+	for _, r := range related {
+		rest, ok := strings.CutPrefix(r.Message, emit.HeldFor)
+		if !ok {
+			continue
+		}
+		rest, inView := strings.CutSuffix(rest, emit.HeldInView)
+		key, rest, _ := strings.Cut(rest, emit.HeldAs)
+		name, methods, _ := strings.Cut(rest, emit.HeldMethods)
+		out = append(out, holder{key: key, name: name, methods: methods, inView: inView, at: r})
+	}
+	return out
+}
+
+// calledInView reports whether every function h hangs on is called in
+// its own package. No other analyzed package calls them, and the calls in
+// view do not repeat h: it is settled. A function nothing calls may have
+// callers outside the patterns, so h is a finding.
+func (h heldFinding) calledInView() bool {
+	for _, x := range h.holders {
+		if !x.inView {
+			return false
+		}
+	}
+	return len(h.holders) > 0
+}
+
+func (h heldFinding) id() string {
+	id := fmt.Sprintf("%s:%d:%d", h.f.File, h.f.Line, h.f.Column)
+	for _, x := range h.holders {
+		id += " " + x.key
+	}
+	return id
+}
+
+// finding is h as reported; unseen, when set, says why the functions it
+// hangs on leave its callers out of view, each named as related
+// information.
+func (h heldFinding) finding(unseen string) report.Finding {
+	f := h.f
+	f.Related = []report.Related{}
+	if unseen != "" {
+		for _, x := range h.holders {
+			r := x.at
+			r.Message = "reached through " + x.name + ", " + unseen
+			f.Related = append(f.Related, r)
+		}
+	}
+	return f
+}
+
+// claim is one claim: a call of a function by name (key) or of an
+// interface method (method, with the interface's method set), and what
+// the call does (mode).
+type claim struct {
+	report.Finding
+	mode, key, method string
+	methods           []string
+}
+
+type claimIndex struct {
+	byKey    map[string][]claim
+	byMethod map[string][]claim
+}
+
+func indexClaims(claims []report.Finding) claimIndex {
+	index := claimIndex{byKey: map[string][]claim{}, byMethod: map[string][]claim{}}
+	for _, f := range claims {
+		c := claim{Finding: f, mode: emit.ClaimSettles}
+		if rest, ok := strings.CutPrefix(f.Message, emit.InterfaceClaim); ok {
+			var methods string
+			c.mode, rest, _ = strings.Cut(rest, " ")
+			c.method, methods, _ = strings.Cut(rest, " ")
+			c.methods = strings.Split(methods, ",")
+			index.byMethod[c.method] = append(index.byMethod[c.method], c)
+			continue
+		}
+		c.key = f.Message
+		if rest, ok := strings.CutPrefix(f.Message, emit.FuncClaim); ok {
+			c.mode, c.key, _ = strings.Cut(rest, " ")
+		}
+		index.byKey[c.key] = append(index.byKey[c.key], c)
+	}
+	return index
+}
+
+// matching returns the claims on any of holders: by name, or through an
+// interface whose method is the holder and whose methods its receiver has.
+func (index claimIndex) matching(holders []holder) []claim {
+	var out []claim
+	for _, h := range holders {
+		out = append(out, index.byKey[h.key]...)
+		if h.methods == "" {
+			continue
+		}
+		has := strings.Split(h.methods, ",")
+		for _, c := range index.byMethod[methodName(h.name)] {
+			if subset(c.methods, has) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// methodName is M of a holder's short name T.M.
+func methodName(short string) string {
+	_, m, _ := strings.Cut(short, ".")
+	return m
+}
+
+// subset reports whether every element of a is in b, which is sorted.
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // noteCategory is the diagnostic category of a note about the analysis

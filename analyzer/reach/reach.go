@@ -101,6 +101,17 @@ func (r *Result) ExportedReaching(pos token.Pos) []*types.Func {
 	return out
 }
 
+// CalledInView reports whether fn, a function of the package, is called
+// (or referred to) by a function of the package.
+func (r *Result) CalledInView(fn *types.Func) bool {
+	for n, obj := range r.objs {
+		if obj == fn {
+			return len(r.callers[n]) > 0
+		}
+	}
+	return false
+}
+
 // OutOfViewThrough returns the exported functions through which callers
 // out of view reach the function holding pos, when they are the only way
 // in from out of view: the packages that import this one can then tell

@@ -95,9 +95,11 @@
 // analyzed: a caller in code a delivery, a job, a webhook or a retry loop
 // reaches reports it, at the write, with that call as related
 // information; a caller reached only from a route or a command line
-// settles it; a caller that is itself exported passes it on. A write that
-// no analyzed package calls by name (an interface call is not followed,
-// nor a package outside the patterns) is reported, its callers being out
-// of view. Plain go vet, which has no driver to settle them, reports
-// every such write where it is.
+// settles it; a caller that is itself exported passes it on. A call
+// through one of the module's interfaces counts the same way for every
+// method of the module that may implement it: the method called, on a
+// type that has all the interface's methods. A write that no analyzed
+// package calls (nor a package outside the patterns) is reported, its
+// callers being out of view. Plain go vet, which has no driver to settle
+// them, reports every such write where it is.
 package sdkkey

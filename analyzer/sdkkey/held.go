@@ -14,6 +14,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -55,10 +56,25 @@ func holdFor(pass *analysis.Pass, fns []*types.Func, w HeldWrite) {
 	}
 }
 
+// heldInDriver is the fact of an exported function on which the driver
+// holds keyless writes passed on to it from interface calls (see emit's
+// held.go): the package cannot know the writes, so its callers claim the
+// function by name and say how they call it.
+type heldInDriver struct {
+	Passed bool
+}
+
+// AFact implements analysis.Fact.
+func (*heldInDriver) AFact() {}
+
+func (*heldInDriver) String() string { return "held keyless writes in the driver" }
+
 // relayHeld settles, at every call of an imported function holding
 // writes, each of them: reported when the call can run again, passed on
 // when only this package's exported functions lead to it, settled when
-// only a route or a command line does.
+// only a route or a command line does. Calls of the module's interface
+// methods, and of functions holding writes in the driver, claim what they
+// reach for the driver to settle.
 func relayHeld(pass *analysis.Pass, rep *emit.Reporter, r *reach.Result) {
 	for _, file := range pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
@@ -67,20 +83,63 @@ func relayHeld(pass *analysis.Pass, rep *emit.Reporter, r *reach.Result) {
 				return true
 			}
 			fn := keyflow.Callee(pass.TypesInfo, call)
-			if fn == nil || fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
+			if fn == nil || fn.Pkg() == nil {
+				return true
+			}
+			if emit.InterfaceMethods(fn) != "" {
+				if inModule(pass, fn.Pkg()) {
+					claimThrough(pass, r, call, fn, emit.ClaimInterface)
+				}
+				return true
+			}
+			if fn.Pkg() == pass.Pkg {
 				return true
 			}
 			var facts heldWrites
-			if !pass.ImportObjectFact(fn, &facts) {
-				return true
+			if pass.ImportObjectFact(fn, &facts) {
+				emit.Claim(pass, call.Pos(), fn)
+				for _, w := range facts.Writes {
+					settle(pass, rep, r, call, fn, w)
+				}
 			}
-			emit.Claim(pass, call.Pos(), fn)
-			for _, w := range facts.Writes {
-				settle(pass, rep, r, call, fn, w)
+			if pass.ImportObjectFact(fn, new(heldInDriver)) {
+				claimThrough(pass, r, call, fn, emit.ClaimFunc)
 			}
 			return true
 		})
 	}
+}
+
+// claimThrough claims, for the driver, whatever a call of fn reaches, by
+// how the call can run again.
+func claimThrough(pass *analysis.Pass, r *reach.Result, call *ast.CallExpr, fn *types.Func, claim func(*analysis.Pass, token.Pos, *types.Func, string, string, []*types.Func, func(*types.Func) bool)) {
+	way, why := callRepeats(r, call.Pos())
+	switch way {
+	case never:
+		claim(pass, call.Pos(), fn, emit.ClaimSettles, "", nil, nil)
+		return
+	case ifCallersRepeat:
+		if fns, ok := r.OutOfViewThrough(call.Pos()); ok {
+			claim(pass, call.Pos(), fn, emit.ClaimPasses, "", fns, r.CalledInView)
+			for _, up := range fns {
+				pass.ExportObjectFact(up, &heldInDriver{Passed: true})
+			}
+			return
+		}
+	}
+	claim(pass, call.Pos(), fn, emit.ClaimRepeats, fmt.Sprintf("reached through %s, called here %s", emit.ShortName(fn), why), nil, nil)
+}
+
+// inModule reports whether pkg belongs to the module of the package
+// analyzed: only its interfaces can be implemented by the module's own
+// writes in a way its code calls. Without module information, every
+// package outside the standard library counts.
+func inModule(pass *analysis.Pass, pkg *types.Package) bool {
+	if pass.Module != nil && pass.Module.Path != "" {
+		return pkg.Path() == pass.Module.Path || strings.HasPrefix(pkg.Path(), pass.Module.Path+"/")
+	}
+	first, _, _ := strings.Cut(pkg.Path(), "/")
+	return strings.Contains(first, ".")
 }
 
 func settle(pass *analysis.Pass, rep *emit.Reporter, r *reach.Result, call *ast.CallExpr, fn *types.Func, w HeldWrite) {
@@ -91,7 +150,7 @@ func settle(pass *analysis.Pass, rep *emit.Reporter, r *reach.Result, call *ast.
 		return
 	case ifCallersRepeat:
 		if fns, ok := r.OutOfViewThrough(call.Pos()); ok {
-			if held, handled := rep.Hold(at, w.Message, fns); handled {
+			if held, handled := rep.Hold(at, w.Message, fns, r.CalledInView); handled {
 				if held {
 					holdFor(pass, fns, w)
 				}

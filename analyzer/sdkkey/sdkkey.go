@@ -26,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       Rule.URL(),
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer, reach.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil), (*heldWrites)(nil)},
+	FactTypes: []analysis.Fact{(*UnkeyedParams)(nil), (*heldWrites)(nil), (*heldInDriver)(nil)},
 }
 
 func init() {
@@ -169,7 +169,7 @@ func (c *checker) report(call *ast.CallExpr, fn *types.Func, via, kind string) {
 	}
 	if way == ifCallersRepeat {
 		if fns, ok := c.reach.OutOfViewThrough(call.Pos()); ok {
-			held, handled := c.rep.Hold(call.Pos(), msg, fns)
+			held, handled := c.rep.Hold(call.Pos(), msg, fns, c.reach.CalledInView)
 			if held {
 				holdFor(c.pass, fns, HeldWrite{Message: msg, Posn: c.rep.FullPosn(call.Pos())})
 			}

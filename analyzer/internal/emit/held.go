@@ -15,6 +15,8 @@ package emit
 import (
 	"go/token"
 	"go/types"
+	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,12 +46,13 @@ func Holding() bool { return holding }
 // FuncKey names fn the same way in every package: its full name.
 func FuncKey(fn *types.Func) string { return fn.Origin().FullName() }
 
-// Hold reports msg at pos as held for the callers of fns. handled is
+// Hold reports msg at pos as held for the callers of fns; calledInView
+// says which of them the package calls itself. handled is
 // false when holding is off or the finding is in generated code or left
 // out by the configuration: the caller reports it as usual. held is false
 // when a directive suppresses it there (handled, nothing to pass on to
 // callers): only when held do the callers get it.
-func (r *Reporter) Hold(pos token.Pos, msg string, fns []*types.Func) (held, handled bool) {
+func (r *Reporter) Hold(pos token.Pos, msg string, fns []*types.Func, calledInView func(*types.Func) bool) (held, handled bool) {
 	if !holding || len(fns) == 0 {
 		return false, false
 	}
@@ -62,11 +65,7 @@ func (r *Reporter) Hold(pos token.Pos, msg string, fns []*types.Func) (held, han
 	}
 	if !r.seen[pos] {
 		r.seen[pos] = true
-		d := analysis.Diagnostic{Pos: pos, Category: HeldCategory, Message: msg}
-		for _, fn := range fns {
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: fn.Pos(), Message: HeldFor + FuncKey(fn) + HeldAs + ShortName(fn)})
-		}
-		r.rep.Pass.Report(d)
+		r.rep.Pass.Report(analysis.Diagnostic{Pos: pos, Category: HeldCategory, Message: msg, Related: heldFor(fns, calledInView)})
 	}
 	return true, true
 }
@@ -129,4 +128,120 @@ func ShortName(fn *types.Func) string {
 		return fn.Name()
 	}
 	return fn.Pkg().Name() + "." + fn.Name()
+}
+
+// Held findings across interface calls. A package that calls an interface
+// method cannot see which types implement it, so it cannot tell whether a
+// call reaches a held finding. It claims the interface method instead, by
+// the interface's method set, saying what the call does: it settles what
+// it reaches (a route or a command line calls it), repeats it (a delivery
+// or a retry does), or passes it on to its own exported functions. The
+// driver matches a claim to a held finding when the function it hangs on
+// is the method called and its receiver has every method of the
+// interface. Calls of a function that holds findings only in the driver
+// (passed on to it through an interface) claim it the same way, by name.
+
+// Modes of a claim: what the claiming call does to what it reaches.
+const (
+	ClaimSettles = "settles"
+	ClaimRepeats = "repeats"
+	ClaimPasses  = "passes"
+	// InterfaceClaim starts the message of a claim made through an
+	// interface (InterfaceClaim + mode + " " + method + " " + methods)
+	// and FuncClaim that of a claim by name (FuncClaim + mode + " " +
+	// FuncKey); a bare FuncKey is a claim that settles.
+	InterfaceClaim = "interface "
+	FuncClaim      = "func "
+	// HeldMethods, after a held-for entry's short name, lists the
+	// method set of the function's receiver (see MethodSet).
+	HeldMethods = " with methods "
+	// HeldInView ends a held-for entry whose function its own package
+	// calls: the calls it has in view do not repeat the finding (or it
+	// would not be held), so only callers elsewhere could.
+	HeldInView = " called in view"
+)
+
+// MethodSet is the method set of method fn's receiver type, taken as a
+// pointer, as the driver matches it against interface claims: the sorted
+// hashes of each method's name and signature, comma-separated. It is ""
+// for a function, or a method of a generic type.
+func MethodSet(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || sig.RecvTypeParams().Len() > 0 {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if types.IsInterface(t) {
+		return ""
+	}
+	return methodHashes(types.NewMethodSet(types.NewPointer(t)))
+}
+
+// InterfaceMethods is MethodSet for the interface a method m belongs to,
+// or "" when m is no interface method.
+func InterfaceMethods(m *types.Func) string {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return ""
+	}
+	return methodHashes(types.NewMethodSet(sig.Recv().Type()))
+}
+
+func methodHashes(ms *types.MethodSet) string {
+	var hashes []string
+	for sel := range ms.Methods() {
+		h := fnv.New64a()
+		h.Write([]byte(sel.Obj().Name() + types.TypeString(sel.Type(), nil)))
+		hashes = append(hashes, strconv.FormatUint(h.Sum64(), 36))
+	}
+	slices.Sort(hashes)
+	return strings.Join(hashes, ",")
+}
+
+// heldFor is the related information naming the functions fns a finding
+// hangs on, with their receivers' method sets, and whether their package
+// calls them.
+func heldFor(fns []*types.Func, calledInView func(*types.Func) bool) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, fn := range fns {
+		msg := HeldFor + FuncKey(fn) + HeldAs + ShortName(fn)
+		if ms := MethodSet(fn); ms != "" {
+			msg += HeldMethods + ms
+		}
+		if calledInView != nil && calledInView(fn) {
+			msg += HeldInView
+		}
+		out = append(out, analysis.RelatedInformation{Pos: fn.Pos(), Message: msg})
+	}
+	return out
+}
+
+// ClaimInterface records that a call at pos of interface method m
+// reaches whatever implements it, in the way mode says. A call that
+// repeats names itself and why in why; one that passes on names the
+// exported functions in through (calledInView as for Hold).
+func ClaimInterface(pass *analysis.Pass, pos token.Pos, m *types.Func, mode, why string, through []*types.Func, calledInView func(*types.Func) bool) {
+	claimMode(pass, pos, InterfaceClaim+mode+" "+m.Name()+" "+InterfaceMethods(m), mode, why, through, calledInView)
+}
+
+// ClaimFunc is ClaimInterface for a call of fn by name.
+func ClaimFunc(pass *analysis.Pass, pos token.Pos, fn *types.Func, mode, why string, through []*types.Func, calledInView func(*types.Func) bool) {
+	claimMode(pass, pos, FuncClaim+mode+" "+FuncKey(fn), mode, why, through, calledInView)
+}
+
+func claimMode(pass *analysis.Pass, pos token.Pos, msg, mode, why string, through []*types.Func, calledInView func(*types.Func) bool) {
+	if !holding {
+		return
+	}
+	d := analysis.Diagnostic{Pos: pos, Category: ClaimCategory, Message: msg}
+	switch mode {
+	case ClaimRepeats:
+		d.Related = []analysis.RelatedInformation{{Pos: pos, Message: why}}
+	case ClaimPasses:
+		d.Related = heldFor(through, calledInView)
+	}
+	pass.Report(d)
 }
