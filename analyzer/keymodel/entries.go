@@ -63,6 +63,10 @@ var entryTypes = []entryType{
 	{"github.com/spf13/cobra", "Command", Request},
 	{"github.com/urfave/cli/...", "Context", Request},
 	{"github.com/urfave/cli/...", "Command", Request},
+	// An MCP tool call is a request its client (a model) waits on, as
+	// an HTTP route's; nothing redelivers it.
+	{"github.com/mark3labs/mcp-go/mcp", "CallToolRequest", Request},
+	{"github.com/modelcontextprotocol/go-sdk/mcp", "CallToolRequest", Request},
 }
 
 // webhookVerifiers check a webhook's signature: the route calling one
