@@ -156,6 +156,8 @@ func TestEntryOf(t *testing.T) {
 		{types.NewPointer(named("github.com/nats-io/nats.go", "Msg")), keymodel.Redelivered},
 		{named("example.com/bus", "Envelope", types.NewField(0, busPkg, "DeliveryCount", types.Typ[types.Int], false)), keymodel.Redelivered},
 		{types.NewPointer(named("net/http", "Request")), keymodel.Request},
+		{named("github.com/mark3labs/mcp-go/mcp", "CallToolRequest"), keymodel.Request},
+		{types.NewPointer(named("github.com/modelcontextprotocol/go-sdk/mcp", "CallToolRequest")), keymodel.Request},
 		{named("example.com/app", "Delivery"), keymodel.NotEntry},
 		{types.Typ[types.String], keymodel.NotEntry},
 	} {
