@@ -32,6 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*callbacks)(nil)},
 }
 
 // Via is a set of ways a function can be reached.
@@ -331,6 +332,7 @@ func run(pass *analysis.Pass) (any, error) {
 		refd:  map[ast.Node]bool{},
 
 		entered: map[ast.Node]bool{},
+		handed:  map[*ast.FuncLit]use{},
 	}
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		n := cur.Node()
@@ -346,6 +348,10 @@ func run(pass *analysis.Pass) (any, error) {
 		b.r.funcs = append(b.r.funcs, n)
 	}
 	retried := retriedParams(pass.TypesInfo, b.decls)
+	b.callbacks = callbackUses(pass, b.decls)
+	for _, n := range b.r.funcs {
+		b.handedLiterals(n)
+	}
 	for _, n := range b.r.funcs {
 		b.collect(n, retried)
 	}
@@ -380,6 +386,11 @@ type builder struct {
 	refd  map[ast.Node]bool // functions something here calls or refers to
 	// entered are the functions that are entries by what they handle.
 	entered map[ast.Node]bool
+	// callbacks are the package's functions' facts (callback.go), and
+	// handed the literals given to a parameter whose callee calls it in
+	// place or retries it.
+	callbacks map[*types.Func]*callbacks
+	handed    map[*ast.FuncLit]use
 }
 
 // own is how a function is entered by itself: by what it handles, by a
@@ -466,7 +477,12 @@ func (b *builder) collect(n ast.Node, retried map[*types.Func]map[int]bool) {
 		switch m := m.(type) {
 		case *ast.FuncLit:
 			b.addEdge(n, m, false)
-			if !called[m] {
+			switch u, handed := b.handed[m]; {
+			case handed && u == retriedUse:
+				b.r.via[m] |= Retry
+				b.r.retriedLits[m] = true
+			case handed || called[m]:
+			default:
 				b.r.via[m] |= OutOfView
 			}
 			return false

@@ -52,3 +52,34 @@ func describe(v reach.Via) string {
 func TestReach(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), show, "entries")
 }
+
+// showLits is show for function literals and declarations, without the
+// retry-loop calls.
+var showLits = &analysis.Analyzer{
+	Name:     "showlits",
+	Doc:      "reports the reach result of functions and literals",
+	Requires: []*analysis.Analyzer{reach.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		r := reach.Of(pass)
+		for _, f := range pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncDecl:
+					pass.Reportf(n.Name.Pos(), "%s", describe(r.At(n.Body.Pos())))
+				case *ast.FuncLit:
+					pass.Reportf(n.Pos(), "lit %s", describe(r.At(n.Body.Pos())))
+				}
+				return true
+			})
+		}
+		return nil, nil
+	},
+}
+
+// A literal handed to another package's function is reached the way its
+// caller is when the callee calls it in place (a transaction helper, by
+// name or through an interface), retried when the callee retries it, and
+// out of view when it keeps it, spawns it, or stores it.
+func TestCallbacksAcrossPackages(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), showLits, "callbacks/app")
+}
