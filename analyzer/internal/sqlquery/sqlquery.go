@@ -329,6 +329,9 @@ var defaultTenant = map[string]bool{
 	"merchant_id": true, "organization_id": true, "org_id": true, "workspace_id": true,
 	"company_id": true, "customer_id": true, "cliente_id": true, "conta_id": true, "empresa_id": true,
 	"lojista_id": true, "estabelecimento_id": true,
+	// The user who sent the key is its client, in an API whose callers
+	// are users: a key scoped by user is per-client.
+	"user_id": true, "usuario_id": true,
 }
 
 // IsTenantColumn reports whether col scopes rows to a tenant.
