@@ -643,6 +643,11 @@ func (l *lowerer) tsExpr(n *node) ir.Expr {
 				d.Entries = append(d.Entries, kv)
 			case "shorthand_property_identifier":
 				d.Entries = append(d.Entries, ir.KV{Key: l.text(c), Value: &ir.Name{ID: l.text(c), Pos: pos(c)}})
+			case "method_definition":
+				// { async charge(p) {…} }: a service written as an
+				// object literal, its methods the members' values.
+				name := unquoteKey(l.text(c.ChildByFieldName("name")))
+				d.Entries = append(d.Entries, ir.KV{Key: name, Value: &ir.Lambda{F: l.tsFunc(name, c), Pos: pos(c)}})
 			case "spread_element":
 				if cs := named(c); len(cs) > 0 {
 					d.Spreads = append(d.Spreads, l.tsExpr(cs[0]))

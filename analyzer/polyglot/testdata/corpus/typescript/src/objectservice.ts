@@ -1,0 +1,36 @@
+// A service written as an object literal with methods, its Stripe client
+// made lazily by a getter, called from a BullMQ worker.
+import Stripe from "stripe";
+import { Worker, Job } from "bullmq";
+
+let client: Stripe | null = null;
+
+function stripeClient(): Stripe {
+  if (!client) {
+    client = new Stripe("sk_test");
+  }
+  return client;
+}
+
+export const paymentService = {
+  // case: sdk/object-method finding
+  async createPayment(params: { amount: number; ref: string }) {
+    const stripe = stripeClient();
+    return stripe.paymentIntents.create({ amount: params.amount, currency: "usd" }); // want IDEM002
+  },
+
+  // case: sdk/object-method silent
+  async createPaymentKeyed(params: { amount: number; ref: string }) {
+    const stripe = stripeClient();
+    return stripe.paymentIntents.create({ amount: params.amount, currency: "usd" }, { idempotencyKey: `pi-${params.ref}` });
+  },
+};
+
+async function processPayment(job: Job<{ amount: number; ref: string }>): Promise<void> {
+  await paymentService.createPayment(job.data);
+  await paymentService.createPaymentKeyed(job.data);
+}
+
+export function startPaymentWorker() {
+  return new Worker("payments", async (job) => processPayment(job), {});
+}
