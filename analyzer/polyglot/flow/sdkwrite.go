@@ -72,7 +72,14 @@ func (c *ctx) carriesKey(x *ir.Call, args, kwargs []*value) (bool, []paramRef) {
 	for i, kv := range x.Kwargs {
 		switch {
 		case kv.Key == "**":
-			return true, nil
+			// create(**kwargs): a dict built here is seen into, as
+			// options are; anything else gets the benefit of the doubt.
+			if !seenInto(kwargs[i]) {
+				return true, nil
+			}
+			if f := keyField(m.IsKey, kwargs[i], 0); f != nil && key(f) {
+				return true, nil
+			}
 		case m.IsKey(kv.Key):
 			if key(kwargs[i]) {
 				return true, nil

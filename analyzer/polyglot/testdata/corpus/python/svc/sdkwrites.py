@@ -183,3 +183,27 @@ def collect_mandate_keyed(invoice_id, mandate_id, cents):
     gc = gocardless_pro.Client(access_token="t", environment="sandbox")
     gc.payments.create(params={"amount": cents, "currency": "GBP", "links": {"mandate": mandate_id}},
                        headers={"Idempotency-Key": f"invoice-{invoice_id}"})
+
+
+# case: sdk/kwargs-dict finding
+@shared_task
+def invoice_booking(customer, po_number):
+    # A dict built here and spread into the call is seen into: no key in it.
+    invoice_kwargs = {"customer": customer, "collection_method": "charge_automatically", "custom_fields": []}
+    if po_number:
+        invoice_kwargs["custom_fields"].append({"name": "PO", "value": po_number})
+    stripe.Invoice.create(**invoice_kwargs)  # want IDEM002
+
+
+# case: sdk/kwargs-dict silent
+@shared_task
+def invoice_booking_keyed(booking_id, customer):
+    invoice_kwargs = {"customer": customer, "idempotency_key": f"invoice-{booking_id}"}
+    stripe.Invoice.create(**invoice_kwargs)
+
+
+# case: sdk/kwargs-dict silent
+@shared_task
+def invoice_with_options(customer, **options):
+    # Options handed in: the caller may have put the key there.
+    stripe.Invoice.create(customer=customer, **options)
