@@ -280,10 +280,14 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 // unmentioned reports a method that nothing can call: in a program that
 // registers handlers (an application, not a library whose callers are its
 // users), an undecorated method of a class of the project's own (no base
-// a framework or library gives, which could call it by convention) whose
-// name no source file mentions but where it is defined. Such a method is
-// dead code, not one whose callers are out of view.
+// a framework or library gives, which could call it by convention), or a
+// method of an object literal, whose name no source file mentions but
+// where it is defined. Such a method is dead code, not one whose callers
+// are out of view.
 func (e *engine) unmentioned(fn *ir.Func) bool {
+	if fn.Member {
+		return len(e.entry) > 0 && e.nameUses(fn.Name) == 1
+	}
 	class := e.classOf[fn]
 	if fn.Class == "" || class == nil || len(fn.Decorators) > 0 || len(e.entry) == 0 {
 		return false

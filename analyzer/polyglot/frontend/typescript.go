@@ -647,7 +647,9 @@ func (l *lowerer) tsExpr(n *node) ir.Expr {
 				// { async charge(p) {…} }: a service written as an
 				// object literal, its methods the members' values.
 				name := unquoteKey(l.text(c.ChildByFieldName("name")))
-				d.Entries = append(d.Entries, ir.KV{Key: name, Value: &ir.Lambda{F: l.tsFunc(name, c), Pos: pos(c)}})
+				f := l.tsFunc(name, c)
+				f.Member = true
+				d.Entries = append(d.Entries, ir.KV{Key: name, Value: &ir.Lambda{F: f, Pos: pos(c)}})
 			case "spread_element":
 				if cs := named(c); len(cs) > 0 {
 					d.Spreads = append(d.Spreads, l.tsExpr(cs[0]))

@@ -52,6 +52,8 @@ type Func struct {
 	// IsClass marks a class: calling it constructs an object whose
 	// methods are the Funcs with this Class.
 	IsClass bool
+	// Member marks a method of an object literal ({ async charge() {…} }).
+	Member bool
 	// Bases are a class's base classes (Python's class C(Base): …,
 	// TypeScript's class C extends Base).
 	Bases []Expr

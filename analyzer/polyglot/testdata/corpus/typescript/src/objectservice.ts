@@ -24,7 +24,25 @@ export const paymentService = {
     const stripe = stripeClient();
     return stripe.paymentIntents.create({ amount: params.amount, currency: "usd" }, { idempotencyKey: `pi-${params.ref}` });
   },
+
+  // case: reach/unmentioned-method silent
+  // No file mentions this member: dead code, which nothing runs again.
+  async refundUnused(paymentIntent: string) {
+    return stripeClient().refunds.create({ payment_intent: paymentIntent });
+  },
+
+  // case: reach/unmentioned-method finding
+  // Called by name from elsewhere (refundAll), on a path out of view.
+  async refundMentioned(paymentIntent: string) {
+    return stripeClient().refunds.create({ payment_intent: paymentIntent }); // want IDEM002
+  },
 };
+
+export async function refundAll(ids: string[]) {
+  for (const id of ids) {
+    await paymentService.refundMentioned(id);
+  }
+}
 
 async function processPayment(job: Job<{ amount: number; ref: string }>): Promise<void> {
   await paymentService.createPayment(job.data);
