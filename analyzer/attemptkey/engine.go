@@ -89,6 +89,64 @@ func tooDeep(p string) bool {
 	return n > maxPathElems
 }
 
+// A map's element written or read with a constant key has a path
+// element of its own ("[id]"); one written or read with any other key is
+// "[]", which may be any of them. So "[]" and "[id]" match each other, and
+// "[id]" and "[status]" do not: m["id"] is not tainted by m["started"].
+
+// keyElem is the path element of a map element with constant key k, or
+// "[]" when k cannot be written in a path.
+func keyElem(k string) string {
+	if k == "" || len(k) > 40 {
+		return "[]"
+	}
+	for _, c := range k {
+		if !(c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return "[]"
+		}
+	}
+	return "[" + k + "]"
+}
+
+// hasKeyElem reports a path with an element of a constant map key.
+func hasKeyElem(p string) bool {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == '[' && p[i+1] != ']' {
+			return true
+		}
+	}
+	return false
+}
+
+func elemsMatch(a, b string) bool {
+	if a == b {
+		return true
+	}
+	keyed := func(x string) bool { return len(x) > 2 && x[0] == '[' }
+	return a == "[]" && keyed(b) || b == "[]" && keyed(a)
+}
+
+// matchPrefix reports whether prefix is p or an ancestor of p, element by
+// element (see keyElem), and returns the rest of p below it.
+func matchPrefix(p, prefix string) (string, bool) {
+	if isPrefixPath(p, prefix) {
+		return p[len(prefix):], true
+	}
+	if !hasKeyElem(p) && !hasKeyElem(prefix) {
+		return "", false
+	}
+	pe, xe := splitPath(p), splitPath(prefix)
+	if len(xe) > len(pe) {
+		return "", false
+	}
+	for i := range xe {
+		if !elemsMatch(pe[i], xe[i]) {
+			return "", false
+		}
+	}
+	return strings.Join(pe[len(xe):], ""), true
+}
+
 // isPrefixPath reports whether prefix is p or an ancestor of p.
 func isPrefixPath(p, prefix string) bool {
 	if !strings.HasPrefix(p, prefix) {
@@ -649,11 +707,10 @@ type entryKey struct {
 func (e *engine) entriesUnder(k key) []entry {
 	var out []entry
 	for _, en := range e.mem[k.root] {
-		switch {
-		case isPrefixPath(en.path, k.path):
-			out = append(out, entry{en.path[len(k.path):], en.l})
-		case isPrefixPath(k.path, en.path):
-			if l := e.extend(en.l, k.path[len(en.path):]); l != nil {
+		if rest, ok := matchPrefix(en.path, k.path); ok {
+			out = append(out, entry{rest, en.l})
+		} else if rest, ok := matchPrefix(k.path, en.path); ok {
+			if l := e.extend(en.l, rest); l != nil {
 				out = append(out, entry{"", l})
 			}
 		}
@@ -771,7 +828,7 @@ func (e *engine) computeValKey(v ssa.Value) key {
 		if isTable(v.X) {
 			return key{v, ""}
 		}
-		return e.valKey(v.X).sub("[]")
+		return e.valKey(v.X).sub(mapElem(v.Index))
 	case *ssa.Slice:
 		if isPointer(v.X.Type()) {
 			return e.addrKey(v.X)
@@ -807,6 +864,15 @@ func (e *engine) computeValKey(v ssa.Value) key {
 		return e.valKey(v.Tuple)
 	}
 	return key{v, ""}
+}
+
+// mapElem is the path element of a map's element at index k: its own for
+// a constant string key, else "[]".
+func mapElem(k ssa.Value) string {
+	if s, ok := constString(k); ok {
+		return keyElem(s)
+	}
+	return "[]"
 }
 
 // isTable reports a constant indexed as a lookup table (an encoder's

@@ -116,7 +116,7 @@ func (e *engine) visit(f *ssa.Function, instr ssa.Instruction) {
 			}
 		}
 	case *ssa.MapUpdate:
-		e.copyInto(e.valKey(in.Map).sub("[]"), e.valKey(in.Value))
+		e.copyInto(e.valKey(in.Map).sub(mapElem(in.Key)), e.valKey(in.Value))
 	case *ssa.Send:
 		e.copyInto(e.valKey(in.Chan).sub("[]"), e.valKey(in.X))
 	case *ssa.FieldAddr:

@@ -4,6 +4,8 @@ package fieldsens
 
 import (
 	"context"
+	"net/http"
+	"time"
 
 	"github.com/oklog/ulid/v2"
 )
@@ -46,4 +48,50 @@ func asMap(ev Event) map[string]string {
 func fanOutFresh(ctx context.Context, s *Sender, ev Event) error {
 	d := &Delivery{UID: ev.ID, IdempotencyKey: ulid.Make().String()}
 	return s.Send(ctx, d) // want `built from ulid\.Make`
+}
+
+// A payload map whose "id" is stable and whose "started" is a clock
+// reading: a key read back by its constant key takes only that element.
+func notifyPayload(ctx context.Context, ev Event) error {
+	payload := map[string]any{"id": ev.ID, "started": time.Now().String()}
+	return sendKeyed(ctx, payload)
+}
+
+func sendKeyed(ctx context.Context, payload map[string]any) error {
+	key, _ := payload["id"].(string)
+	req, _ := http.NewRequestWithContext(ctx, "POST", "https://hooks.example/n", nil)
+	req.Header.Set("Idempotency-Key", key) // silent: "started" is a sibling
+	_, err := http.DefaultClient.Do(req)
+	return err
+}
+
+// Found: the clock reading is the element read.
+func notifyStarted(ctx context.Context, ev Event) error {
+	payload := map[string]any{"id": ev.ID, "started": time.Now().String()}
+	key, _ := payload["started"].(string)
+	req, _ := http.NewRequestWithContext(ctx, "POST", "https://hooks.example/n", nil)
+	req.Header.Set("Idempotency-Key", key) // want `built from time\.Now`
+	_, err := http.DefaultClient.Do(req)
+	return err
+}
+
+// Found: a key read by a key not known here may be any element.
+func notifyAny(ctx context.Context, ev Event, field string) error {
+	payload := map[string]any{"id": ev.ID, "started": time.Now().String()}
+	key, _ := payload[field].(string)
+	req, _ := http.NewRequestWithContext(ctx, "POST", "https://hooks.example/n", nil)
+	req.Header.Set("Idempotency-Key", key) // want `built from time\.Now`
+	_, err := http.DefaultClient.Do(req)
+	return err
+}
+
+// Found: an element written by a key not known here may be "id".
+func notifyAnyWrite(ctx context.Context, ev Event, field string) error {
+	payload := map[string]any{"id": ev.ID}
+	payload[field] = time.Now().String()
+	key, _ := payload["id"].(string)
+	req, _ := http.NewRequestWithContext(ctx, "POST", "https://hooks.example/n", nil)
+	req.Header.Set("Idempotency-Key", key) // want `built from time\.Now`
+	_, err := http.DefaultClient.Do(req)
+	return err
 }
