@@ -180,7 +180,13 @@ func (t *writer) attempts(r restarttest.Round, concurrent bool) {
 			// Writes of simultaneous deliveries cannot be told apart.
 			detail = fmt.Sprintf("%dms", a.DurationMS)
 		}
-		t.line("  %s %-26s %s", label, a.Describe(), t.render(PartMuted, detail))
+		desc := a.Describe()
+		if len(desc) >= 26 {
+			// A long description ("…, then exit 1") would run into
+			// the timing: keep a gap the eye reads as a column.
+			desc += " "
+		}
+		t.line("  %s %-26s %s", label, desc, t.render(PartMuted, detail))
 		for i, q := range r.EffectRequests {
 			if q.Delivery == a.Delivery && q.Attempt == a.Index {
 				shown[i] = true

@@ -114,3 +114,15 @@ func TestShortensKeysApart(t *testing.T) {
 		t.Errorf("keys not told apart:\n%s", out)
 	}
 }
+
+// A description longer than its column ("…, then exit 1") keeps a gap
+// before the timing, instead of running into it ("exit 1 747ms").
+func TestLongAttemptDescriptionKeepsAGap(t *testing.T) {
+	one := 1
+	rep := &restarttest.Report{Verdict: restarttest.VerdictFail, Rounds: []restarttest.Round{{Index: 1, KillPoint: "db-commit-lost:1",
+		Attempts: []restarttest.Attempt{{Delivery: 1, Index: 1, Outcome: restarttest.OutcomeFailed, FaultAt: "write 1", ExitCode: &one, DurationMS: 747}}}}}
+	out := write(t, rep, nil)
+	if !strings.Contains(out, "then exit 1  747ms") {
+		t.Errorf("no gap between the description and the timing:\n%s", out)
+	}
+}
