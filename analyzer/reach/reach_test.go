@@ -13,27 +13,39 @@ import (
 
 // show reports, at every declared function and at every call inside a
 // retry loop, what reach computed, so testdata can state it with want.
-var show = &analysis.Analyzer{
-	Name:     "showreach",
-	Doc:      "reports the reach result",
-	Requires: []*analysis.Analyzer{reach.Analyzer},
-	Run: func(pass *analysis.Pass) (any, error) {
-		r := reach.Of(pass)
-		for _, f := range pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncDecl:
-					pass.Reportf(n.Name.Pos(), "%s", describe(r.At(n.Body.Pos())))
-				case *ast.CallExpr:
-					if _, ok := r.RetryLoop(n.Pos()); ok {
-						pass.Reportf(n.Pos(), "retried")
+var show = reporter("showreach", false)
+
+// showLits is show for function literals and declarations, without the
+// retry-loop calls.
+var showLits = reporter("showlits", true)
+
+func reporter(name string, lits bool) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     name,
+		Doc:      "reports the reach result",
+		Requires: []*analysis.Analyzer{reach.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			r := reach.Of(pass)
+			for _, f := range pass.Files {
+				ast.Inspect(f, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.FuncDecl:
+						pass.Reportf(n.Name.Pos(), "%s", describe(r.At(n.Body.Pos())))
+					case *ast.FuncLit:
+						if lits {
+							pass.Reportf(n.Pos(), "lit %s", describe(r.At(n.Body.Pos())))
+						}
+					case *ast.CallExpr:
+						if _, ok := r.RetryLoop(n.Pos()); ok && !lits {
+							pass.Reportf(n.Pos(), "retried")
+						}
 					}
-				}
-				return true
-			})
-		}
-		return nil, nil
-	},
+					return true
+				})
+			}
+			return nil, nil
+		},
+	}
 }
 
 func describe(v reach.Via) string {
@@ -51,29 +63,6 @@ func describe(v reach.Via) string {
 
 func TestReach(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), show, "entries")
-}
-
-// showLits is show for function literals and declarations, without the
-// retry-loop calls.
-var showLits = &analysis.Analyzer{
-	Name:     "showlits",
-	Doc:      "reports the reach result of functions and literals",
-	Requires: []*analysis.Analyzer{reach.Analyzer},
-	Run: func(pass *analysis.Pass) (any, error) {
-		r := reach.Of(pass)
-		for _, f := range pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncDecl:
-					pass.Reportf(n.Name.Pos(), "%s", describe(r.At(n.Body.Pos())))
-				case *ast.FuncLit:
-					pass.Reportf(n.Pos(), "lit %s", describe(r.At(n.Body.Pos())))
-				}
-				return true
-			})
-		}
-		return nil, nil
-	},
 }
 
 // A literal handed to another package's function is reached the way its
