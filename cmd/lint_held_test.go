@@ -282,3 +282,93 @@ func TestVetToolReportsWritesOutOfView(t *testing.T) {
 		t.Errorf("go vet reported %d keyless writes, want 9 (all but the suppressed one):\n%s", n, out)
 	}
 }
+
+// In an application (the patterns hold a main package), an exported
+// function that nothing calls, refers to or hands to a library is dead
+// code, not code whose callers are out of view; one handed on as a value,
+// or a method of a type handed to a library's interface, is not.
+func TestLintDeadCodeInAnApplication(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	files := map[string]string{}
+	for name, src := range heldModule {
+		if strings.HasPrefix(name, "stripe/") {
+			files[name] = src
+		}
+	}
+	files["billing/billing.go"] = `package billing
+
+import (
+	stripe "github.com/stripe/stripe-go/v82"
+	"github.com/stripe/stripe-go/v82/charge"
+)
+
+// Unused is named nowhere else: silent.
+func Unused(cents int64) error {
+	_, err := charge.New(&stripe.ChargeParams{Amount: stripe.Int64(cents)})
+	return err
+}
+
+// Scheduled is handed to a scheduler as a value: reported.
+func Scheduled() error {
+	_, err := charge.New(&stripe.ChargeParams{Amount: stripe.Int64(100)}) // line 16
+	return err
+}
+
+type Job struct{}
+
+// Run is called by a cron library, which main hands the Job to: reported.
+func (j *Job) Run() {
+	_, _ = charge.New(&stripe.ChargeParams{Amount: stripe.Int64(100)}) // line 24
+}
+`
+	files["cron/go.mod"] = "module github.com/robfig/cron/v3\n\ngo 1.22\n"
+	files["cron/cron.go"] = `package cron
+
+type Job interface{ Run() }
+
+func AddJob(spec string, j Job) {}
+`
+	files["main.go"] = `package main
+
+import (
+	"github.com/robfig/cron/v3"
+
+	"example.com/m/billing"
+)
+
+func every(job func() error) { go func() { _ = job() }() }
+
+func main() {
+	every(billing.Scheduled)
+	cron.AddJob("@daily", &billing.Job{})
+}
+`
+	dir := writeModule(t, files)
+	mod := "module example.com/m\n\ngo 1.22\n\nrequire (\n\tgithub.com/stripe/stripe-go/v82 v82.0.0\n\tgithub.com/robfig/cron/v3 v3.0.0\n)\n\nreplace github.com/stripe/stripe-go/v82 => ./stripe\n\nreplace github.com/robfig/cron/v3 => ./cron\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runLint(t, &LintOptions{Dir: dir, Format: "json"})
+	if exitCode(err) != ExitFinding {
+		t.Fatalf("exit %d (%v)\n%s\n%s", exitCode(err), err, out, errOut)
+	}
+	var doc struct {
+		Findings []struct {
+			File string
+			Line int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad JSON (%v): %s", err, out)
+	}
+	var got []string
+	for _, f := range doc.Findings {
+		got = append(got, filepath.ToSlash(f.File)+":"+strconv.Itoa(f.Line))
+	}
+	if want := []string{"billing/billing.go:16", "billing/billing.go:24"}; !slices.Equal(got, want) {
+		t.Errorf("findings %v, want %v:\n%s", got, want, out)
+	}
+}

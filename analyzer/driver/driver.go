@@ -266,7 +266,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			kept = append(kept, f)
 		}
 	}
-	kept = append(kept, unclaimed(held, claims)...)
+	kept = append(kept, unclaimed(held, claims, p.application())...)
 	report.Sort(kept)
 	res.Findings = report.Dedup(kept)
 	report.Sort(notes)
@@ -436,14 +436,16 @@ func parse(r io.Reader, dir string, roots map[string]bool, progress func(done, t
 // unclaimed returns the held findings (see emit's held.go) that the
 // analyzed packages' claims do not settle. A finding no package claims
 // has its callers out of view, and is one, unless every function it hangs
-// on is called in its own package (calls that do not repeat it). A claim by name from a package
+// on is called in its own package (calls that do not repeat it), or the
+// patterns make an application (then nothing calls, refers to or hands on
+// those functions: dead code). A claim by name from a package
 // that sees the finding settles it (that package reports it where a call
 // repeats it, or passes it on itself); claims through interfaces, and
 // claims of functions the driver holds findings on, say what their call
 // does: it settles the finding, repeats it (a finding, with the call as
 // related information), or passes it on to the caller's exported
 // functions, where it is held again.
-func unclaimed(held, claims []report.Finding) []report.Finding {
+func unclaimed(held, claims []report.Finding, application bool) []report.Finding {
 	index := indexClaims(claims)
 	work := make([]heldFinding, 0, len(held))
 	for _, h := range held {
@@ -460,7 +462,11 @@ func unclaimed(held, claims []report.Finding) []report.Finding {
 		seen[h.id()] = true
 		matched := index.matching(h.holders)
 		if len(matched) == 0 {
-			if !h.calledInView() {
+			// Unclaimed in an application: nothing calls the
+			// functions it hangs on, refers to them, or hands their
+			// type to a library's interface. Dead code, which nothing
+			// runs again.
+			if !h.calledInView() && !application {
 				out = append(out, h.finding("which no analyzed package calls by name: its callers are out of view"))
 			}
 			continue

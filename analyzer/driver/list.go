@@ -19,6 +19,7 @@ import (
 // listedPackage is the part of `go list -json` the driver reads.
 type listedPackage struct {
 	ImportPath   string
+	Name         string
 	Dir          string
 	Standard     bool
 	DepOnly      bool
@@ -78,7 +79,7 @@ func (e *ErrNoModule) Error() string {
 // go vet, the others become PackageErrors (listed once each, even when
 // many packages depend on the broken one).
 func list(ctx context.Context, opts Options, goCmd, dir string) (*plan, error) {
-	args := []string{"list", "-e", "-json=ImportPath,Dir,Standard,DepOnly,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Imports,TestImports,XTestImports,Error,DepsErrors"}
+	args := []string{"list", "-e", "-json=ImportPath,Name,Dir,Standard,DepOnly,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Imports,TestImports,XTestImports,Error,DepsErrors"}
 	if opts.Progress != nil {
 		args = append(args, "-deps")
 	}
@@ -261,4 +262,16 @@ func testSupport(pkgs []*listedPackage) map[string]bool {
 		}
 	}
 	return dirs
+}
+
+// application reports whether the patterns include a main package: an
+// application, whose exported functions no one outside it calls. A
+// library's are its users' to call.
+func (p *plan) application() bool {
+	for _, r := range p.roots {
+		if r.Name == "main" {
+			return true
+		}
+	}
+	return false
 }

@@ -100,6 +100,10 @@
 // method of the module that may implement it: the method called, on a
 // type that has all the interface's methods. A write that no analyzed
 // package calls (nor a package outside the patterns) is reported, its
-// callers being out of view. Plain go vet, which has no driver to settle
-// them, reports every such write where it is.
+// callers being out of view, unless its own package calls it (those calls
+// decided), or, in an application (the patterns hold a main package),
+// nothing calls it, refers to it as a value, or hands its type to a
+// library's interface (a job given to a cron library): dead code. Plain go
+// vet, which has no driver to settle them, reports every such write where
+// it is.
 package sdkkey

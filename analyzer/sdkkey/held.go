@@ -107,7 +107,104 @@ func relayHeld(pass *analysis.Pass, rep *emit.Reporter, r *reach.Result) {
 			}
 			return true
 		})
+		claimHandedOn(pass, file)
 	}
+}
+
+// claimHandedOn claims, as repeating, the functions of other packages and
+// the module's interface methods this file refers to without calling them
+// (a method value handed to a scheduler), and the methods of the module's
+// types it hands to a library's interface (a job given to a cron): whoever
+// holds them may call them, again. In an application the driver takes a
+// held write that nothing calls, refers to or hands on for dead code, so
+// each of these must be seen.
+func claimHandedOn(pass *analysis.Pass, file *ast.File) {
+	callees := map[*ast.Ident]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id := calleeIdent(call.Fun); id != nil {
+				callees[id] = true
+			}
+			claimLibraryInterfaces(pass, call)
+		}
+		return true
+	})
+	const why = "handed on here as a value: whoever holds it may call it again"
+	ast.Inspect(file, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || callees[id] {
+			return true
+		}
+		fn, ok := pass.TypesInfo.Uses[id].(*types.Func)
+		if !ok || fn.Pkg() == nil {
+			return true
+		}
+		switch {
+		case emit.InterfaceMethods(fn) != "":
+			if inModule(pass, fn.Pkg()) {
+				emit.ClaimInterface(pass, id.Pos(), fn, emit.ClaimRepeats, why, nil, nil)
+			}
+		case fn.Pkg() != pass.Pkg && inModule(pass, fn.Pkg()):
+			emit.ClaimFunc(pass, id.Pos(), fn, emit.ClaimRepeats, why, nil, nil)
+		}
+		return true
+	})
+}
+
+// claimLibraryInterfaces claims the methods of a module type that call
+// hands to a parameter of an interface declared outside the module: the
+// library calls them as it likes.
+func claimLibraryInterfaces(pass *analysis.Pass, call *ast.CallExpr) {
+	sig, ok := pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
+	if !ok {
+		return
+	}
+	for i, arg := range call.Args {
+		var pt types.Type
+		switch {
+		case i < sig.Params().Len()-1 || !sig.Variadic() && i < sig.Params().Len():
+			pt = sig.Params().At(i).Type()
+		case sig.Variadic() && sig.Params().Len() > 0:
+			if sl, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice); ok {
+				pt = sl.Elem()
+			}
+		}
+		if pt == nil || call.Ellipsis.IsValid() && i == len(call.Args)-1 {
+			continue
+		}
+		iface, ok := types.Unalias(pt).Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			continue
+		}
+		if n, ok := types.Unalias(pt).(*types.Named); ok && n.Obj().Pkg() != nil && inModule(pass, n.Obj().Pkg()) {
+			continue // the module's own interface: its calls claim
+		}
+		at := pass.TypesInfo.TypeOf(arg)
+		if at == nil || types.IsInterface(at) {
+			continue
+		}
+		for m := range iface.Methods() {
+			obj, _, _ := types.LookupFieldOrMethod(at, true, m.Pkg(), m.Name())
+			if impl, ok := obj.(*types.Func); ok && impl.Pkg() != nil && inModule(pass, impl.Pkg()) {
+				emit.ClaimFunc(pass, arg.Pos(), impl, emit.ClaimRepeats, "handed here to "+types.TypeString(pt, types.RelativeTo(pass.Pkg))+", whose library may call "+m.Name()+" again", nil, nil)
+			}
+		}
+	}
+}
+
+// calleeIdent is the identifier naming a call's function, if any.
+func calleeIdent(fun ast.Expr) *ast.Ident {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	case *ast.IndexExpr:
+		return calleeIdent(f.X)
+	case *ast.IndexListExpr:
+		return calleeIdent(f.X)
+	}
+	return nil
 }
 
 // claimThrough claims, for the driver, whatever a call of fn reaches, by
