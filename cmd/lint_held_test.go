@@ -301,6 +301,7 @@ func TestLintDeadCodeInAnApplication(t *testing.T) {
 	files["billing/billing.go"] = `package billing
 
 import (
+	"github.com/robfig/cron/v3"
 	stripe "github.com/stripe/stripe-go/v82"
 	"github.com/stripe/stripe-go/v82/charge"
 )
@@ -313,7 +314,7 @@ func Unused(cents int64) error {
 
 // Scheduled is handed to a scheduler as a value: reported.
 func Scheduled() error {
-	_, err := charge.New(&stripe.ChargeParams{Amount: stripe.Int64(100)}) // line 16
+	_, err := charge.New(&stripe.ChargeParams{Amount: stripe.Int64(100)}) // line 17
 	return err
 }
 
@@ -321,8 +322,18 @@ type Job struct{}
 
 // Run is called by a cron library, which main hands the Job to: reported.
 func (j *Job) Run() {
-	_, _ = charge.New(&stripe.ChargeParams{Amount: stripe.Int64(100)}) // line 24
+	_, _ = charge.New(&stripe.ChargeParams{Amount: stripe.Int64(100)}) // line 25
 }
+
+type Hourly struct{}
+
+// Run is called by a cron library, through the interface NewHourly
+// returns: reported.
+func (h *Hourly) Run() {
+	_, _ = charge.New(&stripe.ChargeParams{Amount: stripe.Int64(100)}) // line 33
+}
+
+func NewHourly() cron.Job { return &Hourly{} }
 `
 	files["cron/go.mod"] = "module github.com/robfig/cron/v3\n\ngo 1.22\n"
 	files["cron/cron.go"] = `package cron
@@ -344,6 +355,7 @@ func every(job func() error) { go func() { _ = job() }() }
 func main() {
 	every(billing.Scheduled)
 	cron.AddJob("@daily", &billing.Job{})
+	cron.AddJob("@hourly", billing.NewHourly())
 }
 `
 	dir := writeModule(t, files)
@@ -368,7 +380,7 @@ func main() {
 	for _, f := range doc.Findings {
 		got = append(got, filepath.ToSlash(f.File)+":"+strconv.Itoa(f.Line))
 	}
-	if want := []string{"billing/billing.go:16", "billing/billing.go:24"}; !slices.Equal(got, want) {
+	if want := []string{"billing/billing.go:17", "billing/billing.go:25", "billing/billing.go:33"}; !slices.Equal(got, want) {
 		t.Errorf("findings %v, want %v:\n%s", got, want, out)
 	}
 }

@@ -121,13 +121,18 @@ func relayHeld(pass *analysis.Pass, rep *emit.Reporter, r *reach.Result) {
 func claimHandedOn(pass *analysis.Pass, file *ast.File) {
 	callees := map[*ast.Ident]bool{}
 	ast.Inspect(file, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			if id := calleeIdent(call.Fun); id != nil {
-				callees[id] = true
-			}
-			claimLibraryInterfaces(pass, call)
+		d, ok := n.(*ast.FuncDecl)
+		if !ok {
+			return visitHanded(pass, n, nil, callees)
 		}
-		return true
+		var res *types.Tuple
+		if fn, ok := pass.TypesInfo.Defs[d.Name].(*types.Func); ok {
+			res = fn.Type().(*types.Signature).Results()
+		}
+		if d.Body != nil {
+			ast.Inspect(d.Body, func(m ast.Node) bool { return visitHanded(pass, m, res, callees) })
+		}
+		return false
 	})
 	const why = "handed on here as a value: whoever holds it may call it again"
 	ast.Inspect(file, func(n ast.Node) bool {
@@ -169,27 +174,113 @@ func claimLibraryInterfaces(pass *analysis.Pass, call *ast.CallExpr) {
 				pt = sl.Elem()
 			}
 		}
-		if pt == nil || call.Ellipsis.IsValid() && i == len(call.Args)-1 {
-			continue
+		if pt != nil && !(call.Ellipsis.IsValid() && i == len(call.Args)-1) {
+			claimConversion(pass, arg, pt)
 		}
-		iface, ok := types.Unalias(pt).Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 {
-			continue
+	}
+}
+
+// claimConversions claims, as claimLibraryInterfaces does for arguments,
+// the module values n converts to a library's interface otherwise: a
+// return (func NewJob() cron.Job { return &Job{} }), an assignment to an
+// interface variable or field, an element of a composite literal.
+func claimConversions(pass *analysis.Pass, n ast.Node, results *types.Tuple) {
+	info := pass.TypesInfo
+	switch n := n.(type) {
+	case *ast.ReturnStmt:
+		if results != nil && len(n.Results) == results.Len() {
+			for i, r := range n.Results {
+				claimConversion(pass, r, results.At(i).Type())
+			}
 		}
-		if n, ok := types.Unalias(pt).(*types.Named); ok && n.Obj().Pkg() != nil && inModule(pass, n.Obj().Pkg()) {
-			continue // the module's own interface: its calls claim
+	case *ast.AssignStmt:
+		if len(n.Lhs) == len(n.Rhs) {
+			for i, l := range n.Lhs {
+				if t := info.TypeOf(l); t != nil {
+					claimConversion(pass, n.Rhs[i], t)
+				}
+			}
 		}
-		at := pass.TypesInfo.TypeOf(arg)
-		if at == nil || types.IsInterface(at) {
-			continue
+	case *ast.ValueSpec:
+		if n.Type != nil && len(n.Values) == len(n.Names) {
+			for _, v := range n.Values {
+				claimConversion(pass, v, info.TypeOf(n.Type))
+			}
 		}
-		for m := range iface.Methods() {
-			obj, _, _ := types.LookupFieldOrMethod(at, true, m.Pkg(), m.Name())
-			if impl, ok := obj.(*types.Func); ok && impl.Pkg() != nil && inModule(pass, impl.Pkg()) {
-				emit.ClaimFunc(pass, arg.Pos(), impl, emit.ClaimRepeats, "handed here to "+types.TypeString(pt, types.RelativeTo(pass.Pkg))+", whose library may call "+m.Name()+" again", nil, nil)
+	case *ast.CompositeLit:
+		t := info.TypeOf(n)
+		if t == nil {
+			return
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice, *types.Array, *types.Map:
+			elem := u.(interface{ Elem() types.Type }).Elem()
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					e = kv.Value
+				}
+				claimConversion(pass, e, elem)
+			}
+		case *types.Struct:
+			for i, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						if f, ok := info.Uses[id].(*types.Var); ok {
+							claimConversion(pass, kv.Value, f.Type())
+						}
+					}
+				} else if i < u.NumFields() {
+					claimConversion(pass, e, u.Field(i).Type())
+				}
 			}
 		}
 	}
+}
+
+// claimConversion claims the methods of e's module type that an interface
+// type target, declared outside the module, lets its library call.
+func claimConversion(pass *analysis.Pass, e ast.Expr, target types.Type) {
+	iface, ok := types.Unalias(target).Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return
+	}
+	if n, ok := types.Unalias(target).(*types.Named); ok && n.Obj().Pkg() != nil && inModule(pass, n.Obj().Pkg()) {
+		return // the module's own interface: its calls claim
+	}
+	at := pass.TypesInfo.TypeOf(e)
+	if at == nil || types.IsInterface(at) {
+		return
+	}
+	for m := range iface.Methods() {
+		obj, _, _ := types.LookupFieldOrMethod(at, true, m.Pkg(), m.Name())
+		if impl, ok := obj.(*types.Func); ok && impl.Pkg() != nil && inModule(pass, impl.Pkg()) {
+			emit.ClaimFunc(pass, e.Pos(), impl, emit.ClaimRepeats, "handed here to "+types.TypeString(target, types.RelativeTo(pass.Pkg))+", whose library may call "+m.Name()+" again", nil, nil)
+		}
+	}
+}
+
+// visitHanded notes n's callee and claims what n converts to a library's
+// interface; results are the enclosing function's, for returns.
+func visitHanded(pass *analysis.Pass, n ast.Node, results *types.Tuple, callees map[*ast.Ident]bool) bool {
+	if lit, ok := n.(*ast.FuncLit); ok {
+		sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
+		var res *types.Tuple
+		if sig != nil {
+			res = sig.Results()
+		}
+		ast.Inspect(lit.Body, func(m ast.Node) bool { return visitHanded(pass, m, res, callees) })
+		return false
+	}
+	if call, ok := n.(*ast.CallExpr); ok {
+		if id := calleeIdent(call.Fun); id != nil {
+			callees[id] = true
+		}
+		claimLibraryInterfaces(pass, call)
+	}
+	if n != nil {
+		claimConversions(pass, n, results)
+	}
+	return true
 }
 
 // calleeIdent is the identifier naming a call's function, if any.
