@@ -14,10 +14,12 @@ package reach
 // no fact, and the literal stays out of view.
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -52,10 +54,15 @@ const (
 // what each does with the function values of its parameters, and exports
 // the facts other packages read.
 func callbackUses(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl) map[*types.Func]*callbacks {
+	// In source order, to a true fixed point: each round only adds facts
+	// (a use judged with more facts is never weaker), so it ends, and the
+	// result is the same whatever order a map would give.
+	fns := slices.SortedFunc(maps.Keys(decls), func(a, b *types.Func) int { return cmp.Compare(a.Pos(), b.Pos()) })
 	local := map[*types.Func]*callbacks{}
-	for changed, round := true, 0; changed && round < 8; round++ {
+	for changed := true; changed; {
 		changed = false
-		for fn, d := range decls {
+		for _, fn := range fns {
+			d := decls[fn]
 			c := paramUses(pass, local, fn, d)
 			if c != nil && (local[fn] == nil || !slices.Equal(local[fn].InPlace, c.InPlace) || !slices.Equal(local[fn].Retried, c.Retried)) {
 				local[fn] = c
