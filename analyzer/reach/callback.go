@@ -54,27 +54,77 @@ const (
 // what each does with the function values of its parameters, and exports
 // the facts other packages read.
 func callbackUses(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl) map[*types.Func]*callbacks {
-	// In source order, to a true fixed point: each round only adds facts
-	// (a use judged with more facts is never weaker), so it ends, and the
-	// result is the same whatever order a map would give.
+	// A worklist to the least fixed point: a function is judged again only
+	// when the fact of a function it calls has changed. Each change only
+	// adds facts (a use judged with more facts is never weaker), so the
+	// fixed point is the one every order reaches, and each function is
+	// judged again at most as often as its callees' facts grow, not once
+	// per round over the whole package (a chain of n helpers took n rounds
+	// of n bodies).
 	fns := slices.SortedFunc(maps.Keys(decls), func(a, b *types.Func) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	callers := localCallers(pass.TypesInfo, decls)
 	local := map[*types.Func]*callbacks{}
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range fns {
-			d := decls[fn]
-			c := paramUses(pass, local, fn, d)
-			if c != nil && (local[fn] == nil || !slices.Equal(local[fn].InPlace, c.InPlace) || !slices.Equal(local[fn].Retried, c.Retried)) {
-				local[fn] = c
-				changed = true
-			}
+	worklist(fns, func(fn *types.Func) []*types.Func {
+		c := paramUses(pass, local, fn, decls[fn])
+		if c == nil || local[fn] != nil && slices.Equal(local[fn].InPlace, c.InPlace) && slices.Equal(local[fn].Retried, c.Retried) {
+			return nil
 		}
-	}
+		local[fn] = c
+		return callers[fn]
+	})
 	for fn, c := range local {
 		pass.ExportObjectFact(fn, c)
 	}
 	exportInterfaceCallbacks(pass, local)
 	return local
+}
+
+// worklist judges each item once, then again each time an item it
+// depends on changed: judge returns the items to judge again (the
+// dependents of an item whose result changed), none when it did not.
+func worklist[T comparable](items []T, judge func(T) []T) {
+	queued := make(map[T]bool, len(items))
+	work := slices.Clone(items)
+	for _, it := range items {
+		queued[it] = true
+	}
+	for len(work) > 0 {
+		it := work[0]
+		work = work[1:]
+		queued[it] = false
+		for _, d := range judge(it) {
+			if !queued[d] {
+				queued[d] = true
+				work = append(work, d)
+			}
+		}
+	}
+}
+
+// localCallers maps each function of decls to the functions of decls whose
+// bodies call it, in source order: whose facts depend on its fact.
+func localCallers(info *types.Info, decls map[*types.Func]*ast.FuncDecl) map[*types.Func][]*types.Func {
+	fns := slices.SortedFunc(maps.Keys(decls), func(a, b *types.Func) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	callers := map[*types.Func][]*types.Func{}
+	for _, fn := range fns {
+		d := decls[fn]
+		if d.Body == nil {
+			continue
+		}
+		seen := map[*types.Func]bool{}
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if callee := calleeFunc(info, call); callee != nil && decls[callee] != nil && !seen[callee] {
+				seen[callee] = true
+				callers[callee] = append(callers[callee], fn)
+			}
+			return true
+		})
+	}
+	return callers
 }
 
 // paramUses is the fact fn earns from its body d, given the facts known.
