@@ -70,6 +70,7 @@ type engine struct {
 	classOf   map[*ir.Func]*ir.Func  // a method's class
 	classFile map[*ir.Func]*fileInfo // a class's file
 	words     map[string]int         // nameUses, once
+	defined   map[string]int         // onlyDefined: functions by name, once
 	findings  []report.Finding
 	seen      map[string]bool
 	outer     map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
@@ -195,7 +196,119 @@ func (e *engine) moduleEnv(fi *fileInfo) {
 	c := e.newCtx(fi, fi.f.Module, nil)
 	c.block(fi.f.Module.Body)
 	fi.globals = c.env
+	e.lateGlobals(fi)
 	fi.busy = false
+}
+
+// lateGlobals adds to the module's variables what the file's functions
+// store into them: a client made on first use (let stripe: Stripe | null
+// = null, then stripe = new Stripe(key) in an init method; Python's
+// global stripe_client) is one for every function that reads it. The
+// value is what the assignment makes, evaluated at the top level: what
+// it builds from the function's own locals is not known there.
+func (e *engine) lateGlobals(fi *fileInfo) {
+	for _, fn := range fi.f.Funcs {
+		if fn == fi.f.Module || fn.IsClass {
+			continue
+		}
+		outer := e.outerNames(fi, fn)
+		if len(outer) == 0 {
+			continue
+		}
+		walkStmts(fn.Body, func(s ir.Stmt) {
+			a, ok := s.(*ir.Assign)
+			if !ok || a.Decl || a.Op != "" && a.Op != "||" && a.Op != "??" {
+				return
+			}
+			if n, ok := a.Target.(*ir.Name); ok && outer[n.ID] {
+				fi.globals[n.ID] = merge(fi.globals[n.ID], e.moduleCtx(fi).eval(a.Value))
+			}
+		})
+	}
+}
+
+// outerNames are the module variables fn assigns: in Python those it
+// declares global, in TypeScript and JavaScript those it neither declares
+// nor takes as parameters.
+func (e *engine) outerNames(fi *fileInfo, fn *ir.Func) map[string]bool {
+	out := map[string]bool{}
+	if fi.f.Lang == "python" {
+		for _, g := range fn.Globals {
+			if _, ok := fi.globals[g]; ok {
+				out[g] = true
+			}
+		}
+		return out
+	}
+	own := map[string]bool{}
+	for _, p := range fn.Params {
+		own[p] = true
+	}
+	walkStmts(fn.Body, func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.Assign:
+			if n, ok := s.Target.(*ir.Name); ok && s.Decl {
+				own[n.ID] = true
+			} else if pt, ok := s.Target.(*ir.Pattern); ok && s.Decl {
+				for _, id := range patternNames(pt) {
+					own[id] = true
+				}
+			}
+		case *ir.FuncDef:
+			own[s.Name] = true
+		}
+	})
+	walkStmts(fn.Body, func(s ir.Stmt) {
+		if a, ok := s.(*ir.Assign); ok && !a.Decl {
+			if n, ok := a.Target.(*ir.Name); ok && !own[n.ID] {
+				if _, ok := fi.globals[n.ID]; ok {
+					out[n.ID] = true
+				}
+			}
+		}
+	})
+	return out
+}
+
+// patternNames are the names a destructuring pattern binds.
+func patternNames(p *ir.Pattern) []string {
+	var out []string
+	add := func(x ir.Expr) {
+		switch x := x.(type) {
+		case *ir.Name:
+			out = append(out, x.ID)
+		case *ir.Pattern:
+			out = append(out, patternNames(x)...)
+		}
+	}
+	for _, el := range p.Elems {
+		add(el)
+	}
+	for _, kv := range p.Keys {
+		add(kv.Value)
+	}
+	return out
+}
+
+// walkStmts calls visit on every statement of body, into the branches of
+// ifs, loops and trys but not into nested functions (each is a Func of
+// its own).
+func walkStmts(body []ir.Stmt, visit func(ir.Stmt)) {
+	for _, s := range body {
+		visit(s)
+		switch s := s.(type) {
+		case *ir.If:
+			walkStmts(s.Then, visit)
+			walkStmts(s.Else, visit)
+		case *ir.Loop:
+			walkStmts(s.Head, visit)
+			walkStmts(s.Body, visit)
+		case *ir.Try:
+			walkStmts(s.Body, visit)
+			walkStmts(s.Handlers, visit)
+			walkStmts(s.Finally, visit)
+		}
+	}
 }
 
 func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {

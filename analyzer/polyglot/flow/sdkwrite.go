@@ -286,9 +286,14 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 // are out of view.
 func (e *engine) unmentioned(fn *ir.Func) bool {
 	if fn.Member {
-		return len(e.entry) > 0 && e.nameUses(fn.Name) == 1
+		return len(e.entry) > 0 && e.onlyDefined(fn.Name)
 	}
 	class := e.classOf[fn]
+	if fn.Private && class != nil && e.classFile[class] != nil {
+		// Only the class's own body can call it, in its own file, in an
+		// application or a library alike.
+		return e.onlyDefinedIn(e.classFile[class].f, methodName(fn))
+	}
 	if fn.Class == "" || class == nil || len(fn.Decorators) > 0 || len(e.entry) == 0 {
 		return false
 	}
@@ -298,11 +303,44 @@ func (e *engine) unmentioned(fn *ir.Func) bool {
 			return false // a library's class may call it by convention
 		}
 	}
-	return e.nameUses(methodName(fn)) == 1
+	return e.onlyDefined(methodName(fn))
+}
+
+// onlyDefined reports a name the program's source mentions only where
+// functions or methods of that name are defined: two services' methods
+// of one name that nothing calls are both dead.
+func (e *engine) onlyDefined(name string) bool {
+	if e.defined == nil {
+		e.defined = map[string]int{}
+		for _, f := range e.prog.Files {
+			for _, fn := range f.Funcs {
+				if !fn.IsClass && fn != f.Module {
+					e.defined[methodName(fn)]++
+				}
+			}
+		}
+	}
+	return e.nameUses(name) <= e.defined[name]
+}
+
+// onlyDefinedIn is onlyDefined within one file.
+func (e *engine) onlyDefinedIn(f *ir.File, name string) bool {
+	if e.prog.Source == nil {
+		return false
+	}
+	words := map[string]int{}
+	countWords(e.prog.Source(f), words)
+	defined := 0
+	for _, fn := range f.Funcs {
+		if !fn.IsClass && fn != f.Module && methodName(fn) == name {
+			defined++
+		}
+	}
+	return words[name] <= defined
 }
 
 // nameUses counts the places the program's source files mention name as
-// a word: its definition is one.
+// a word: its definitions are among them.
 func (e *engine) nameUses(name string) int {
 	if e.prog.Source == nil {
 		return 2

@@ -118,6 +118,13 @@ func (l *lowerer) pyStmt(n *node) []ir.Stmt {
 	case "import_statement", "import_from_statement", "future_import_statement":
 		l.pyImport(n)
 		return nil
+	case "global_statement":
+		for _, c := range named(n) {
+			if c.Type() == "identifier" {
+				l.cur.Globals = append(l.cur.Globals, l.text(c))
+			}
+		}
+		return nil
 	case "block":
 		return l.pyBlock(n)
 	}

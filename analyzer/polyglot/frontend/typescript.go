@@ -59,12 +59,15 @@ func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 			}
 			name, value := d.ChildByFieldName("name"), d.ChildByFieldName("value")
 			if value == nil {
+				// let stripe: Stripe | null; the name is this scope's,
+				// undefined until a later assignment.
+				out = append(out, &ir.Assign{Target: l.tsTarget(name), Value: &ir.Lit{Kind: "none", Pos: pos(d)}, Pos: pos(d), Decl: true})
 				continue
 			}
 			if l.tsRequire(name, value) {
 				continue
 			}
-			out = append(out, &ir.Assign{Target: l.tsTarget(name), Value: l.tsExpr(value), Pos: pos(d)})
+			out = append(out, &ir.Assign{Target: l.tsTarget(name), Value: l.tsExpr(value), Pos: pos(d), Decl: true})
 		}
 		return out
 	case "expression_statement":
@@ -341,6 +344,20 @@ func parameterProperty(p *node) bool {
 	return false
 }
 
+// privateMember reports a class member only the class can reach: declared
+// private, or named #name.
+func privateMember(l *lowerer, m *node) bool {
+	if name := m.ChildByFieldName("name"); name != nil && name.Type() == "private_property_identifier" {
+		return true
+	}
+	for i := 0; i < int(m.ChildCount()); i++ {
+		if k := m.Child(i); k.Type() == "accessibility_modifier" && l.text(k) == "private" {
+			return true
+		}
+	}
+	return false
+}
+
 // decorator is the expression of a decorator node: Post("/pay") in
 // @Post("/pay").
 func (l *lowerer) decorator(n *node) ir.Expr {
@@ -420,6 +437,7 @@ func (l *lowerer) tsClass(n *node) []ir.Stmt {
 					continue
 				}
 				f := l.tsFunc(mname, m)
+				f.Private = privateMember(l, m)
 				for _, d := range named(m) {
 					if d.Type() == "decorator" {
 						decorators = append(decorators, l.decorator(d))

@@ -52,6 +52,9 @@ type Func struct {
 	// IsClass marks a class: calling it constructs an object whose
 	// methods are the Funcs with this Class.
 	IsClass bool
+	// Private marks a method only its class can call (TypeScript's
+	// private, a #name).
+	Private bool
 	// Member marks a method of an object literal ({ async charge() {…} }).
 	Member bool
 	// Bases are a class's base classes (Python's class C(Base): …,
@@ -63,6 +66,9 @@ type Func struct {
 	// ParamTypes are the parameters' declared types that name a class
 	// (stripe: Stripe, client: stripe.StripeClient), by parameter.
 	ParamTypes map[string]Expr
+	// Globals are the names a Python function declares global: its
+	// assignments to them store into the module's variables.
+	Globals []string
 }
 
 // SetParamType records that parameter p is declared of type t.
@@ -87,6 +93,12 @@ type Assign struct {
 	Value  Expr
 	Op     string
 	Pos    Pos
+	// Decl marks a declaration (TypeScript's let, const and var): the
+	// name is the function's own. A plain assignment to a name the
+	// function neither declares nor takes as a parameter stores into an
+	// enclosing scope's variable (in Python, only a name it declares
+	// global).
+	Decl bool
 }
 
 // ExprStmt evaluates X for its effects.
