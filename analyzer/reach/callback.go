@@ -382,6 +382,7 @@ func union(a, b []int) []int {
 // before the call. They are reached the way n is, not out of view.
 func (b *builder) handedLiterals(n ast.Node) {
 	info := b.pass.TypesInfo
+	var locals map[*types.Var][]*ast.FuncLit // localLiterals of n, once
 	ast.Inspect(body(n), func(m ast.Node) bool {
 		if _, ok := m.(*ast.FuncLit); ok {
 			return false // its own collect sees its calls
@@ -411,7 +412,10 @@ func (b *builder) handedLiterals(n ast.Node) {
 			default:
 				continue
 			}
-			for _, lit := range literalsIn(info, n, a) {
+			if locals == nil {
+				locals = localLiterals(info, n)
+			}
+			for _, lit := range literalsIn(info, locals, a) {
 				b.handed[lit] = u
 			}
 		}
@@ -421,8 +425,8 @@ func (b *builder) handedLiterals(n ast.Node) {
 
 // literalsIn returns the function literals argument a carries: itself,
 // the values of a struct literal, or those set in the fields of the local
-// variable a names, in n.
-func literalsIn(info *types.Info, n ast.Node, a ast.Expr) []*ast.FuncLit {
+// variable a names (locals, from localLiterals).
+func literalsIn(info *types.Info, locals map[*types.Var][]*ast.FuncLit, a ast.Expr) []*ast.FuncLit {
 	a = ast.Unparen(a)
 	if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		a = ast.Unparen(u.X)
@@ -433,39 +437,60 @@ func literalsIn(info *types.Info, n ast.Node, a ast.Expr) []*ast.FuncLit {
 	case *ast.CompositeLit:
 		return fieldLiterals(a)
 	case *ast.Ident:
-		v, ok := info.Uses[a].(*types.Var)
+		if v, ok := info.Uses[a].(*types.Var); ok {
+			return locals[v]
+		}
+	}
+	return nil
+}
+
+// localLiterals maps each local variable of n to the function literals
+// n's assignments put in it: a struct literal's (args := Args{Fn: func…})
+// or a field's (args.Fn = func…). One walk of the body, however many
+// calls hand the variable on.
+func localLiterals(info *types.Info, n ast.Node) map[*types.Var][]*ast.FuncLit {
+	out := map[*types.Var][]*ast.FuncLit{}
+	local := func(id *ast.Ident) *types.Var {
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		v, ok := obj.(*types.Var)
 		if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
 			return nil
 		}
-		var out []*ast.FuncLit
-		ast.Inspect(body(n), func(m ast.Node) bool {
-			as, ok := m.(*ast.AssignStmt)
-			if !ok || len(as.Lhs) != len(as.Rhs) {
-				return true
+		return v
+	}
+	ast.Inspect(body(n), func(m ast.Node) bool {
+		as, ok := m.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for k, lhs := range as.Lhs {
+			rhs := ast.Unparen(as.Rhs[k])
+			if u, ok := rhs.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				rhs = ast.Unparen(u.X)
 			}
-			for k, lhs := range as.Lhs {
-				rhs := ast.Unparen(as.Rhs[k])
-				if u, ok := rhs.(*ast.UnaryExpr); ok && u.Op == token.AND {
-					rhs = ast.Unparen(u.X)
-				}
-				switch lhs := ast.Unparen(lhs).(type) {
-				case *ast.Ident:
-					if cl, ok := rhs.(*ast.CompositeLit); ok && (info.Defs[lhs] == v || info.Uses[lhs] == v) {
-						out = append(out, fieldLiterals(cl)...)
+			switch lhs := ast.Unparen(lhs).(type) {
+			case *ast.Ident:
+				if cl, ok := rhs.(*ast.CompositeLit); ok {
+					if v := local(lhs); v != nil {
+						out[v] = append(out[v], fieldLiterals(cl)...)
 					}
-				case *ast.SelectorExpr:
-					if id, ok := ast.Unparen(lhs.X).(*ast.Ident); ok && info.Uses[id] == v {
-						if lit, ok := rhs.(*ast.FuncLit); ok {
-							out = append(out, lit)
+				}
+			case *ast.SelectorExpr:
+				if id, ok := ast.Unparen(lhs.X).(*ast.Ident); ok {
+					if lit, ok := rhs.(*ast.FuncLit); ok {
+						if v, ok := info.Uses[id].(*types.Var); ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() {
+							out[v] = append(out[v], lit)
 						}
 					}
 				}
 			}
-			return true
-		})
-		return out
-	}
-	return nil
+		}
+		return true
+	})
+	return out
 }
 
 func fieldLiterals(cl *ast.CompositeLit) []*ast.FuncLit {
