@@ -133,7 +133,7 @@ Exit codes: 0 all rounds passed, 1 a check failed, 2 harness or environment erro
 	f.StringVar(&opts.SetupFile, "setup", "", "SQL `FILE` applied inside the fresh schema every round")
 	f.StringVar(&opts.ModelRepliesFile, "model-replies", "", "`FILE` of fake model replies, one per line, cycling (enables MODEL_URL)")
 	f.StringArrayVar(&opts.KillAt, "kill-at", nil, "the kill `POINT` of a round, repeatable (default: the learned plan)")
-	f.StringArrayVar(&opts.EnvelopeFields, "envelope-field", nil, "JSON `PATH` of a transport id in the message that the resend round renews, repeatable (default: top-level message_id, messageId, MessageId, event_id, eventId, id)")
+	f.StringArrayVar(&opts.EnvelopeFields, "envelope-field", nil, "JSON `PATH` of a transport id in the message that the resend round renews, repeatable (default: top-level message_id, messageId, MessageId, event_id, eventId, id, and below it a message or delivery id, or an event id or id inside meta, event or message)")
 	f.StringArrayVar(&opts.TenantFields, "tenant-field", nil, "JSON `PATH` of the message's tenant, which the second-tenant round changes, repeatable (default: members named tenant, merchant, account, org, company, workspace, shop, store or seller, with or without _id, at any depth)")
 	f.StringArrayVar(&opts.EffectSQL, "effect-sql", nil, "a `QUERY` returning one integer that counts an effect in the handler's own tables, run in the round's schema after each round; must equal the clean round's count (repeatable)")
 	f.IntVar(&opts.Rounds, "rounds", 5, "run `N` random rounds with --kill-at random")

@@ -78,6 +78,9 @@ type expectation struct {
 	// tenants: a second-tenant round, whose two deliveries are two
 	// tenants' operations, each to happen once.
 	tenants bool
+	// idsKept: the round's second message carries the first's own ids,
+	// since the message has no envelope field the harness knows to renew.
+	idsKept bool
 }
 
 // operations is how many business operations the round's deliveries are:

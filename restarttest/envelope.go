@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -17,6 +18,41 @@ import (
 // identity of a message when --envelope-field names none: a re-sent message
 // carries fresh values there and the same business content everywhere else.
 var DefaultEnvelopeFields = []string{"message_id", "messageId", "MessageId", "event_id", "eventId", "id"}
+
+// Below the top level, the members taken for the message's identity
+// (compared as foldName does): a message or delivery id anywhere, and an
+// event's or a bare id only inside a member that holds the envelope
+// (meta.event_id, event.id, entry[0].changes[0].value.messages[0].id).
+// An event_id or id inside the business content (order.event_id, a
+// concert's) is the content's, and a re-sent message keeps it.
+var (
+	nestedIDNames        = []string{"messageid", "deliveryid", "notificationid"}
+	nestedEnvelopeIDs    = []string{"eventid", "id"}
+	nestedEnvelopeHolder = []string{"meta", "metadata", "envelope", "header", "headers", "event", "message", "messages", "delivery", "notification"}
+)
+
+// nestedEnvelopePath reports a normalized path below the top level that
+// names the message's identity.
+func nestedEnvelopePath(path string) bool {
+	segs := strings.Split(path, ".")
+	if len(segs) < 2 {
+		return false
+	}
+	leaf := foldName(segs[len(segs)-1])
+	if slices.Contains(nestedIDNames, leaf) {
+		return true
+	}
+	if !slices.Contains(nestedEnvelopeIDs, leaf) {
+		return false
+	}
+	for i := len(segs) - 2; i >= 0; i-- {
+		if _, err := strconv.Atoi(segs[i]); err == nil {
+			continue // an array index: the member holding the array decides
+		}
+		return slices.Contains(nestedEnvelopeHolder, foldName(segs[i]))
+	}
+	return false
+}
 
 // EnvelopeChange is one envelope field of a re-sent message: its value in
 // the original and the fresh value the resend round delivered.
@@ -34,13 +70,27 @@ type envelopeSpan struct {
 
 // findEnvelope locates the envelope fields of msg: the given paths (each
 // must be present, as a string or a number), or else those of
-// DefaultEnvelopeFields that are present. A message that is not a JSON
+// DefaultEnvelopeFields that are present and the nested ones
+// nestedEnvelopePath names. A message that is not a JSON
 // object has no envelope.
 func findEnvelope(msg []byte, paths []string) ([]envelopeSpan, error) {
-	if len(paths) == 0 {
-		return namedSpans(msg, DefaultEnvelopeFields, "")
+	if len(paths) > 0 {
+		return namedSpans(msg, paths, "--envelope-field")
 	}
-	return namedSpans(msg, paths, "--envelope-field")
+	out, err := namedSpans(msg, DefaultEnvelopeFields, "")
+	if err != nil {
+		return nil, err
+	}
+	nested, err := scalarSpansWhere(msg, nestedEnvelopePath)
+	if err != nil {
+		return out, nil // not JSON: no envelope
+	}
+	for _, p := range slices.Sorted(maps.Keys(nested)) {
+		s := nested[p]
+		s.path = p
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // namedSpans locates the values at paths in msg. flag is the option that

@@ -19,7 +19,7 @@ func TestFindEnvelopeDefaultsAndPaths(t *testing.T) {
 	for _, s := range spans {
 		got = append(got, s.path+"="+string(msg[s.start:s.end]))
 	}
-	if want := []string{`message_id="wamid.HBg1"`, `id=42`}; !reflect.DeepEqual(got, want) {
+	if want := []string{`message_id="wamid.HBg1"`, `id=42`, `meta.event_id="evt_1"`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("default envelope %v, want %v", got, want)
 	}
 	spans, err = findEnvelope(msg, []string{"$.meta.event_id", "meta.list[1].id"})
@@ -52,6 +52,30 @@ func TestFindEnvelopeDefaultsAndPaths(t *testing.T) {
 	}
 	if spans, err := findEnvelope([]byte("not json"), nil); err != nil || len(spans) != 0 {
 		t.Errorf("plain text message: %v %v, want no envelope", spans, err)
+	}
+}
+
+// Below the top level, a message or delivery id anywhere, and an event id
+// or an id only inside a member that holds the envelope: the business
+// content's ids (a concert's event_id, a payment's id) stay as they are.
+func TestFindEnvelopeNestedIDs(t *testing.T) {
+	msg := []byte(`{"object": "whatsapp_business_account",
+  "entry": [{"id": "WABA1", "changes": [{"value": {"messages": [{"id": "wamid.HBg2", "from": "5511"}]}}]}],
+  "meta": {"event_id": "evt_9", "source": "x"},
+  "data": {"message_id": "m-1", "delivery_id": 7},
+  "order": {"event_id": "concert-12", "id": "ord_3", "items": [{"id": "sku-1"}]},
+  "event": {"id": "evt_2", "type": "payment.succeeded"}}`)
+	spans, err := findEnvelope(msg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range spans {
+		got = append(got, s.path)
+	}
+	want := []string{"data.delivery_id", "data.message_id", "entry.0.changes.0.value.messages.0.id", "event.id", "meta.event_id"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("nested envelope %v, want %v", got, want)
 	}
 }
 

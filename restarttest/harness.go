@@ -26,7 +26,7 @@ type Config struct {
 	EffectSQL    []string
 	ModelReplies []string // when non-nil, a fake model runs at MODEL_URL
 	// EnvelopeFields are JSON paths of the transport's ids in the message
-	// (default: DefaultEnvelopeFields present at the top level); the resend
+	// (default: DefaultEnvelopeFields present at the top level, and the nested ids nestedEnvelopePath names); the resend
 	// round delivers the message again with fresh values there.
 	EnvelopeFields []string
 	// TenantFields are JSON paths of the message's tenant (default: members
@@ -646,7 +646,8 @@ func (h *harness) runRound(ctx context.Context, index int, kp KillPoint) (Round,
 	exp := expectation{endpoints: h.learned.Endpoints, reference: kp.Kind == KillNone && !h.learnedOK,
 		secondSend: h.secondSendReason(kp, rs), renewed: rs.resendChanges, forgot: kp.Kind == KillForgets,
 		learned: h.learnedOK, killLanded: round.KillReached, drifted: h.drifted,
-		concurrent: kp.Concurrent(), oneMessage: kp.oneMessage(), tenants: kp.Kind == KillTenant, steady: h.steady}
+		concurrent: kp.Concurrent(), oneMessage: kp.oneMessage(), tenants: kp.Kind == KillTenant, steady: h.steady,
+		idsKept: len(h.envelope) == 0}
 	if !exp.reference {
 		expectLocal(local, h.learned.LocalEffects, exp.operations())
 	}

@@ -31,7 +31,7 @@ func (h *harness) checkResendPlan() error {
 		case h.cfg.Delivery.clientKey():
 			return errors.New("--kill-at resend does not apply with --client-key: the client owns the operation's key, and a re-send under a new key is a new operation")
 		default:
-			return errors.New("--kill-at resend: the message has no envelope field to renew (message_id, messageId, MessageId, event_id, eventId or id at the top level); name one with --envelope-field PATH")
+			return errors.New("--kill-at resend: the message has no envelope field to renew (message_id, messageId, MessageId, event_id, eventId or id at the top level, a message or delivery id below it, an event id or id inside meta, event or message); name one with --envelope-field PATH")
 		}
 	}
 	return nil

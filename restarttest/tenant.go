@@ -117,7 +117,7 @@ func checkTenantsApart(r *Round, exp expectation) Check {
 	}
 	for _, f := range providerEffects(second, exp.endpoints, exp) {
 		if f.severity == sevLost {
-			f.text = "second tenant: " + f.text + ": " + secondTenantLoss(second, f.subject, firstKeys)
+			f.text = "second tenant: " + f.text + ": " + secondTenantLoss(second, f.subject, firstKeys, exp.idsKept)
 		} else {
 			f.text = "second tenant: " + f.text
 		}
@@ -134,7 +134,7 @@ func checkTenantsApart(r *Round, exp expectation) Check {
 
 // secondTenantLoss says why the second tenant's effect at endpoint did not
 // happen.
-func secondTenantLoss(second *Round, endpoint string, firstKeys map[string]bool) string {
+func secondTenantLoss(second *Round, endpoint string, firstKeys map[string]bool, idsKept bool) string {
 	sent := false
 	for _, q := range second.EffectRequests {
 		if q.Endpoint != endpoint {
@@ -144,6 +144,12 @@ func secondTenantLoss(second *Round, endpoint string, firstKeys map[string]bool)
 		if firstKeys[q.IdempotencyKey] {
 			return "it was sent under the first tenant's key, so the provider answered with the first tenant's effect: the key leaves the tenant out"
 		}
+	}
+	if !sent && idsKept {
+		// A sender never gives two tenants' operations one message id:
+		// a handler that skips ids it has seen is right to skip this one.
+		return "no request was made for it, but the second message kept the first's ids (no envelope field was found to renew): " +
+			"a handler that skips messages it has handled took it for the same message; name the message's id with --envelope-field PATH"
 	}
 	if !sent {
 		return "no request was made for it: the handler took it for the first tenant's operation (a lookup or constraint not scoped by tenant)"
