@@ -102,9 +102,9 @@ func loads(v ssa.Value, g *ssa.Global) bool {
 	return ok && u.Op == token.MUL && u.X == g
 }
 
-// localCounter reports a loop counter this process increments (for n :=
-// 0; n < max; n++, for n := range max): each iteration draws a new value,
-// whatever its name. The index of a loop over data (for i := range items,
+// localCounter reports the counter of a retry loop this process
+// increments (for n := 0; n < max; n++ around a call that leaves the loop
+// on success): each try draws a new value, whatever its name. The index of a loop over data (for i := range items,
 // i < len(items), items[i]) is part of the data's structure and stable
 // across redeliveries, so it is not one.
 func (e *engine) localCounter(phi *ssa.Phi) (token.Pos, bool) {
@@ -135,6 +135,12 @@ func (e *engine) computeLocalCounter(phi *ssa.Phi) token.Pos {
 		}
 	}
 	if !inc.IsValid() {
+		return token.NoPos
+	}
+	if _, retried := e.reach.RetryLoop(inc); !retried {
+		// A loop that does not try again on failure (a scan over text, a
+		// fan-out, a page loop) counts the same way on every attempt: its
+		// counter is a function of the input, not a new draw per attempt.
 		return token.NoPos
 	}
 	for _, r := range *phi.Referrers() {

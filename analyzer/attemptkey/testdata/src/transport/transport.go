@@ -56,9 +56,30 @@ func mapKeyMessageID(payload map[string]string, out *http.Request) {
 	out.Header.Set("Idempotency-Key", payload["message_id"]) // want `built from map key "message_id"`
 }
 
-func loopAttempt(out *http.Request, orderID string) {
+// A retry loop's counter: each try that fails is sent again under the
+// next number.
+func loopAttempt(ctx context.Context, orderID string) error {
 	for attempt := 0; attempt < 3; attempt++ {
+		out, _ := http.NewRequestWithContext(ctx, "POST", "https://pay.example/charges", nil)
 		out.Header.Set("Idempotency-Key", fmt.Sprintf("%s/%d", orderID, attempt)) // want `built from variable attempt`
+		resp, err := http.DefaultClient.Do(out)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return context.DeadlineExceeded
+}
+
+// Silent: a loop that sends one request per page, whatever happens, counts
+// the same pages on every attempt; its counter is no draw.
+func loopPages(ctx context.Context, orderID string) {
+	for page := 0; page < 3; page++ {
+		out, _ := http.NewRequestWithContext(ctx, "POST", "https://pay.example/exports", nil)
+		out.Header.Set("Idempotency-Key", fmt.Sprintf("%s/%d", orderID, page))
+		if resp, err := http.DefaultClient.Do(out); err == nil {
+			resp.Body.Close()
+		}
 	}
 }
 
