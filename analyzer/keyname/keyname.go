@@ -19,13 +19,17 @@ import (
 )
 
 // DefaultKey matches normalized names of idempotency and deduplication keys,
-// including the AWS SDK's token fields, PayPal Payouts' sender_batch_id (a
+// including the AWS SDK's request tokens, PayPal Payouts' sender_batch_id (a
 // batch id used in the last 30 days is refused, so a retry under a new one
 // pays again) and the Portuguese spellings.
 const DefaultKey = `idempotencykey|idempotencytoken|idempotencyid|idempotentkey|idempotencekey|idemkey|` +
 	`dedupkey|dedupekey|dedupid|deduplicationkey|deduplicationid|dedupeid|` +
 	`chaveidempotencia|chavedeidempotencia|chaveidempotente|chavededup|` +
-	`^clienttoken$|clientrequesttoken|^callerreference$|messagededuplicationid|^senderbatchid$`
+	`clientrequesttoken|^callerreference$|messagededuplicationid|^senderbatchid$`
+
+// A bare ClientToken is not in DefaultKey: AWS names its idempotency token
+// so, and Vault its authentication token. The AWS SDKs' ClientToken is a
+// sink by the key model's table of SDK fields (keymodel's SinkFields).
 
 // DefaultHeader matches normalized HTTP header names that carry an
 // idempotency key to a provider, in the spellings real APIs use:

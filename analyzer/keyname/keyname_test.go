@@ -4,13 +4,13 @@ import "testing"
 
 func TestKey(t *testing.T) {
 	for _, name := range []string{"idempotencyKey", "IdempotencyKey", "idempotency_key", "Idempotency-Key",
-		"idemKey", "dedupKey", "DedupeKey", "chave_idempotencia", "chaveIdempotência", "ClientToken",
+		"idemKey", "dedupKey", "DedupeKey", "chave_idempotencia", "chaveIdempotência",
 		"ClientRequestToken", "CallerReference", "MessageDeduplicationId", "IdempotencyToken", "paymentIdempotencyKey", "sender_batch_id"} {
 		if !Key.Match(name) {
 			t.Errorf("Key.Match(%q) = false, want true", name)
 		}
 	}
-	for _, name := range []string{"key", "apiKey", "orderID", "token", "clientTokenExpiry2", "requestID", "messageID", ""} {
+	for _, name := range []string{"ClientToken", "key", "apiKey", "orderID", "token", "clientTokenExpiry2", "requestID", "messageID", ""} {
 		if Key.Match(name) {
 			t.Errorf("Key.Match(%q) = true, want false", name)
 		}
