@@ -53,7 +53,9 @@ func (c *ctx) call(x *ir.Call) *value {
 	case callee.isMod || callee.mod != "":
 		return c.callExternal(x, callee.mod, callee.chain, recv, "", args, kwargs)
 	case recv != nil:
-		if name := lastName(x.Fun.(*ir.Attr).X); recv.mod == "" && name != "" {
+		if recv.mod == "" {
+			// name is "" for a receiver with no name (getService().pay()).
+			name := lastName(x.Fun.(*ir.Attr).X)
 			c.e.unresolvedCalls[method] = append(c.e.unresolvedCalls[method], unresolvedCall{c.fn, name})
 		}
 		chain := join(recv.chain, method)

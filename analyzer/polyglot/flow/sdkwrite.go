@@ -310,6 +310,12 @@ func (e *engine) unmentioned(fn *ir.Func) bool {
 // functions or methods of that name are defined: two services' methods
 // of one name that nothing calls are both dead.
 func (e *engine) onlyDefined(name string) bool {
+	return e.nameUses(name) <= e.definedCount(name)
+}
+
+// definedCount is how many functions and methods of the program have
+// name.
+func (e *engine) definedCount(name string) int {
 	if e.defined == nil {
 		e.defined = map[string]int{}
 		for _, f := range e.prog.Files {
@@ -320,7 +326,7 @@ func (e *engine) onlyDefined(name string) bool {
 			}
 		}
 	}
-	return e.nameUses(name) <= e.defined[name]
+	return e.defined[name]
 }
 
 // onlyDefinedIn is onlyDefined within one file.
@@ -377,11 +383,17 @@ func countWords(src []byte, counts map[string]int) {
 // through the instance its module exports: for export const stripe = new
 // StripeService(), the unresolved calls of its method by name on a
 // receiver named stripe (ctx.services.stripe.transfer(…)).
+//
+// When no other function of the project has the method's name, every call
+// of that name on a receiver of unknown type (getRefundService().refund(…),
+// a factory's result) is taken for a call of it: nothing else in view
+// could answer it.
 func (e *engine) instanceCallers(fn *ir.Func) []*ir.Func {
 	names := e.instanceNames()[fn.Class]
+	unique := e.definedCount(methodName(fn)) == 1
 	var out []*ir.Func
 	for _, u := range e.unresolvedCalls[methodName(fn)] {
-		if names[u.recv] {
+		if names[u.recv] && u.recv != "" || unique {
 			out = append(out, u.caller)
 		}
 	}

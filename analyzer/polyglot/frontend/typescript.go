@@ -492,10 +492,36 @@ func isFunctionValue(v *node) bool {
 // like a method.
 func classFieldFunc(l *lowerer, m *node) (string, *node) {
 	name, v, _ := classField(m)
-	if name == nil || v == nil || !isFunctionValue(v) {
+	if name == nil || v == nil {
+		return "", nil
+	}
+	if w := wrappedFunction(v); w != nil {
+		v = w
+	}
+	if !isFunctionValue(v) {
 		return "", nil
 	}
 	return l.text(name), v
+}
+
+// wrappedFunction is the one function a call hands to a wrapper, as a
+// class field's value (pay = asyncHandler(async (req, res) => {…}),
+// catchAsync, withAuth): what the wrapper returns calls it, so the field
+// is that function as a method; nil for any other value.
+func wrappedFunction(v *node) *node {
+	if v.Type() != "call_expression" {
+		return nil
+	}
+	var fn *node
+	for _, a := range named(v.ChildByFieldName("arguments")) {
+		if isFunctionValue(a) {
+			if fn != nil {
+				return nil // two functions: no single one the field stands for
+			}
+			fn = a
+		}
+	}
+	return fn
 }
 
 // classFieldInit is an instance field with a value that is not a
@@ -503,7 +529,7 @@ func classFieldFunc(l *lowerer, m *node) (string, *node) {
 // class's, not the instance's).
 func (l *lowerer) classFieldInit(m *node) ir.Stmt {
 	name, v, static := classField(m)
-	if name == nil || v == nil || isFunctionValue(v) || static {
+	if name == nil || v == nil || isFunctionValue(v) || wrappedFunction(v) != nil || static {
 		return nil
 	}
 	return &ir.Assign{Target: &ir.Attr{X: &ir.Name{ID: "this", Pos: pos(m)}, Name: l.text(name), Pos: pos(name)}, Value: l.tsExpr(v), Pos: pos(m)}
