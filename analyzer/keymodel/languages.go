@@ -123,6 +123,11 @@ var pythonTables = Tables{
 		{Package: "temporalio.workflow", Function: "now|uuid4|random|info"},
 		// Rows read back: psycopg, asyncpg, SQLAlchemy, the Django ORM.
 		{Function: "fetchone|fetchall|fetchmany|fetchrow|fetchval|fetch|scalar|scalars|scalar_one|scalar_one_or_none|one|one_or_none|first|objects\\..*|query\\..*\\.(first|one|get|scalar|all)|refresh_from_db|get_or_create|aget_or_create|update_or_create", Receiver: ".+"},
+		// A SQLAlchemy statement: what executing it returns are rows read
+		// back, whatever values its where clause compares (a cutoff
+		// from the clock selects rows; it does not become their ids).
+		{Package: "sqlalchemy", Function: "select|text"},
+		{Package: "sqlalchemy.future", Function: "select"},
 	},
 	Operations: slices.Concat([]config.Pattern{
 		// stripe-python: stripe.Refund.create(…), and StripeClient's
@@ -183,6 +188,9 @@ var pythonTables = Tables{
 			// a log line's fields never leave as a key.
 			{Function: "(.*\\.)?(logger|log|LOGGER|LOG|logging)\\..*|(.*\\.)?(debug|info|warning|warn|exception|critical)", Receiver: ".+", Kind: "observe"},
 			{Function: "save|add|add_all|merge|bulk_create|insert_one|insert_many|update_one|set|setnx|hset|hsetnx|sadd|put_item", Receiver: ".+", Kind: "store"},
+			// aiogram's FSM storage (Redis or memory): a later step of the
+			// dialog reads what this one stores (state.get_data()).
+			{Function: "update_data|set_data", Receiver: ".+", Kind: "store"},
 			// Django managers and related managers (order.events.create(…)),
 			// on objects no SDK made: the key is a column of the row written.
 			{Function: "(.*\\.)?(create|acreate|bulk_create|abulk_create|update|aupdate|update_or_create|aupdate_or_create)", Receiver: NoModule, Kind: "store"},

@@ -123,3 +123,34 @@ class ChargeWorkflow:
 # case: barrier/temporal finding
 async def charge_activity(args):
     stripe.PaymentIntent.create(amount=args["order"]["cents"], idempotency_key=str(uuid.uuid4()))  # want IDEM001
+
+
+# case: barrier/sqlalchemy-select silent
+async def reconcile_stale(session, cutoff_minutes):
+    from datetime import datetime, timedelta
+    from sqlalchemy import select
+    cutoff = datetime.now() - timedelta(minutes=cutoff_minutes)
+    rows = (await session.execute(select(Payment.id).where(Payment.updated_at < cutoff))).all()
+    for (payment_id,) in rows:
+        requests.post(API, headers={"Idempotency-Key": f"pay-{payment_id}"})
+
+
+# case: barrier/fsm-state silent
+async def confirm_step_one(message, state):
+    # A dialog's first step draws the key and stores it in the FSM state;
+    # the confirm step reads it back.
+    await state.update_data(reason=message.text, idempotency_key=f"tg:{uuid.uuid4()}")
+
+
+# case: barrier/fsm-state finding
+async def confirm_in_one_step(message, client):
+    await client.adjust(reason=message.text, idempotency_key=f"tg:{uuid.uuid4()}")  # want IDEM001
+
+
+# case: barrier/sqlalchemy-select finding
+async def sweep_stale(session):
+    from datetime import datetime
+    from sqlalchemy import select
+    cutoff = datetime.now()
+    rows = (await session.execute(select(Payment.id).where(Payment.updated_at < cutoff))).all()
+    requests.post(API, json={"count": len(rows)}, headers={"Idempotency-Key": f"sweep-{cutoff}"})  # want IDEM001
