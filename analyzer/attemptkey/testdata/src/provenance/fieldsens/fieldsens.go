@@ -95,3 +95,41 @@ func notifyAnyWrite(ctx context.Context, ev Event, field string) error {
 	_, err := http.DefaultClient.Do(req)
 	return err
 }
+
+// A value receiver's copy: each transition returns a new event with its
+// fields copied and UpdatedAt from the clock; the key is still the one
+// the event was created with.
+type Stored struct {
+	ID             string
+	IdempotencyKey string
+	Attempts       int
+	UpdatedAt      time.Time
+}
+
+func (e Stored) MarkDelivering() Stored {
+	return Stored{ID: e.ID, IdempotencyKey: e.IdempotencyKey, Attempts: e.Attempts, UpdatedAt: time.Now().UTC()}
+}
+
+func (e Stored) IncrementAttempts() Stored {
+	return Stored{ID: e.ID, IdempotencyKey: e.IdempotencyKey, Attempts: e.Attempts + 1, UpdatedAt: e.UpdatedAt}
+}
+
+type Events struct{}
+
+func (Events) Update(ctx context.Context, e Stored) error { return nil }
+
+func sendStored(ctx context.Context, e Stored) error {
+	req, _ := http.NewRequestWithContext(ctx, "POST", "https://hooks.example/n", nil)
+	req.Header.Set("Idempotency-Key", e.IdempotencyKey)
+	_, err := http.DefaultClient.Do(req)
+	return err
+}
+
+// Silent: the clock reading is UpdatedAt, a sibling of the key.
+func deliverStored(ctx context.Context, store Events, evt Stored) error {
+	evt = evt.MarkDelivering().IncrementAttempts()
+	if err := store.Update(ctx, evt); err != nil {
+		return err
+	}
+	return sendStored(ctx, evt)
+}
