@@ -165,6 +165,7 @@ func (c *ctx) inlineCallbacks(x *ir.Call) {
 func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value) *value {
 	fn := callee.fn
 	c.e.callers[fn] = append(c.e.callers[fn], c.fn)
+	c.e.resolvedCall(fn, c.fi.f.Path, x.Pos)
 	fi := c.e.fileOf(callee)
 	if fi == nil {
 		fi = c.fi

@@ -71,12 +71,16 @@ type engine struct {
 	classFile map[*ir.Func]*fileInfo // a class's file
 	words     map[string]int         // nameUses, once
 	defined   map[string]int         // onlyDefined: functions by name, once
-	findings  []report.Finding
-	seen      map[string]bool
-	outer     map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
-	instance  map[classRef]map[string]*value // instanceFields, once per class
-	ctorArgs  map[classRef]map[string]int    // constructorArgs, with instanceFields
-	bases     map[*ir.Func]*value            // sdkBase, once per class
+	// resolved are the call sites of project functions, by the callee's
+	// name: a mention of a name there is a call of the function it
+	// resolved to, and says nothing of another function of that name.
+	resolved map[string]map[callSite]bool
+	findings []report.Finding
+	seen     map[string]bool
+	outer    map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
+	instance map[classRef]map[string]*value // instanceFields, once per class
+	ctorArgs map[classRef]map[string]int    // constructorArgs, with instanceFields
+	bases    map[*ir.Func]*value            // sdkBase, once per class
 
 	// For IDEM002: the acting SDK calls without a key, who calls each
 	// project function, and the functions that verify a webhook.
@@ -490,6 +494,24 @@ func actingSDK(t keymodel.Tables, mod string) bool {
 		}
 	}
 	return false
+}
+
+// callSite is where a call is written.
+type callSite struct {
+	file string
+	pos  ir.Pos
+}
+
+// resolvedCall records a call site that resolved to fn.
+func (e *engine) resolvedCall(fn *ir.Func, file string, p ir.Pos) {
+	name := methodName(fn)
+	if e.resolved == nil {
+		e.resolved = map[string]map[callSite]bool{}
+	}
+	if e.resolved[name] == nil {
+		e.resolved[name] = map[callSite]bool{}
+	}
+	e.resolved[name][callSite{file, p}] = true
 }
 
 // classRef names a class by the file that defines it.

@@ -307,10 +307,16 @@ func (e *engine) unmentioned(fn *ir.Func) bool {
 }
 
 // onlyDefined reports a name the program's source mentions only where
-// functions or methods of that name are defined: two services' methods
-// of one name that nothing calls are both dead.
+// functions or methods of that name are defined or called as another
+// function of that name: two services' methods of one name that nothing
+// calls are both dead.
+//
+// Calls that resolved to a function of that name are not counted: a
+// function with callers is never asked, so they are another's
+// (PaymentService.createRefund(…) says nothing of TeacherPaymentService's
+// createRefund).
 func (e *engine) onlyDefined(name string) bool {
-	return e.nameUses(name) <= e.definedCount(name)
+	return e.nameUses(name) <= e.definedCount(name)+len(e.resolved[name])
 }
 
 // definedCount is how many functions and methods of the program have
