@@ -897,8 +897,71 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted b
 		}
 		drawn = append(drawn, o)
 	}
-	c.e.reportDrawn(site, drawn, hops)
+	if len(drawn) > 0 {
+		// Judged at the end, when every caller is known: a key in dead
+		// code repeats nothing.
+		c.e.drawnAt = append(c.e.drawnAt, drawnKey{fn: c.fn, site: site, drawn: drawn, hops: hops})
+	}
 	c.reportProperties(v, site, hops)
+}
+
+// drawnKey is an IDEM001 finding waiting for the end of the analysis: fn
+// is the function whose run draws the key.
+type drawnKey struct {
+	fn    *ir.Func
+	site  *sinkSite
+	drawn []*origin
+	hops  []report.Related
+}
+
+// reportDrawnKeys reports the per-attempt keys found, except those drawn
+// in dead code (no caller, no entry, a name nothing mentions).
+func (e *engine) reportDrawnKeys() {
+	memo := map[*ir.Func]bool{}
+	for _, d := range e.drawnAt {
+		if e.live(d.fn, memo, map[*ir.Func]bool{}) {
+			e.reportDrawn(d.site, d.drawn, d.hops)
+		}
+	}
+}
+
+// live reports a function something can run: an entry, a function with a
+// live caller or a live enclosing function, or one whose callers are out
+// of view. Dead code is what unmentioned says: in an application, a method
+// nothing calls or names.
+func (e *engine) live(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
+	if r, ok := memo[fn]; ok {
+		return r
+	}
+	if visiting[fn] {
+		return false
+	}
+	visiting[fn] = true
+	r := e.computeLive(fn, memo, visiting)
+	memo[fn] = r
+	return r
+}
+
+func (e *engine) computeLive(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
+	if e.entryOf(fn) != "" || fn.Name == "<module>" || len(e.handedTo[fn]) > 0 {
+		return true
+	}
+	callers := e.callers[fn]
+	if len(callers) == 0 && fn.Class != "" && !fn.IsClass {
+		callers = e.instanceCallers(fn)
+	}
+	if len(callers) == 0 {
+		if fn.Parent != nil && fn.Parent.Name != "<module>" && !fn.Parent.IsClass {
+			return e.live(fn.Parent, memo, visiting)
+		}
+		return !e.unmentioned(fn)
+	}
+	for _, c := range callers {
+		if e.live(c, memo, visiting) {
+			return true
+		}
+	}
+	return false
 }
 
 // reportDrawn reports IDEM001 for the per-attempt origins drawn that

@@ -57,6 +57,7 @@ func Analyze(p *Program) []report.Finding {
 			}
 		}
 	}
+	e.reportDrawnKeys()
 	e.reportKeylessWrites()
 	e.reportOrphanFallbacks()
 	return e.suppress(e.findings)
@@ -101,6 +102,9 @@ type engine struct {
 	// Fallbacks for a function's parameters, reported at the end when no
 	// caller in view reaches the function.
 	orphanFallbacks []orphanFallback
+	// drawnAt are the IDEM001 findings, reported at the end unless the
+	// function drawing the key is dead code.
+	drawnAt []drawnKey
 }
 
 // unresolvedCall is a method call on a receiver of unknown type: the

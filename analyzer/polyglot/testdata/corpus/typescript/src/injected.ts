@@ -35,6 +35,11 @@ export class SignupService {
   }
 }
 
+// Whoever signs users up (its callers are out of view) charges the fee.
+export async function onSignup(signups: SignupService, userId: string) {
+  await signups.chargeSignupFee(userId);
+}
+
 type DbClient = { outboxEvent: { create(args: unknown): Promise<unknown> } };
 
 export class OutboxRepository {
