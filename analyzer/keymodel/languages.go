@@ -213,6 +213,9 @@ var pythonTables = Tables{
 	Entries: []config.Pattern{
 		{Function: "(.*\\.)?(route|get|post|put|patch|delete|api_route|websocket)", Kind: "route"},
 		{Function: "(.*\\.)?(task|shared_task|actor|periodic_task)", Kind: "consumer"},
+		// Scheduled jobs (APScheduler's add_job and scheduled_job): the
+		// next run does again what a crashed one left half done.
+		{Function: "(.*\\.)?(add_job|scheduled_job)", Kind: "consumer"},
 		{Function: "(.*\\.)?(add_url_rule)", Kind: "route"},
 		{Function: "(.*\\.)?(basic_consume|consume|subscribe|add_consumer|on_message|iterator)", Kind: "consumer"},
 		// Run by hand from a command line: Django's management commands
@@ -363,6 +366,13 @@ var typescriptTables = Tables{
 		// entry: the members of that object literal are handlers).
 		{Field: "Mutation|Query", Kind: "route"},
 		{Function: "(.*\\.)?(consume|subscribe|process|run|Worker|eachMessage|on)", Kind: "consumer"},
+		// Scheduled jobs: node-cron, cron's CronJob, node-schedule, a
+		// timer. The next tick does again what a crashed one left half
+		// done.
+		{Package: "node-cron", Function: "schedule", Receiver: "-", Kind: "consumer"},
+		{Package: "cron", Function: "CronJob|CronJob\\.from", Receiver: "-", Kind: "consumer"},
+		{Package: "node-schedule", Function: "scheduleJob", Receiver: "-", Kind: "consumer"},
+		{Package: "globalThis", Function: "setInterval", Receiver: "-", Kind: "consumer"},
 		// A QStash job: @upstash/qstash's wrappers verify the signature
 		// and QStash retries the handler until it answers 2xx.
 		{Function: "verifySignature(AppRouter|Edge)?", Kind: "consumer"},
