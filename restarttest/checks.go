@@ -274,6 +274,42 @@ func checkEffectOnce(r *Round, exp expectation) Check {
 	return passed(CheckEffectOnce)
 }
 
+// lossCause says why an effect was lost when the attempts show it: a later
+// attempt acknowledged the message without a request to the endpoint after
+// one that did not finish (killed, failed, timed out), so it took what that
+// one left (an intent row written as started) for done. "" when the
+// attempts show nothing more.
+func lossCause(r *Round, endpoint string) string {
+	for _, q := range r.EffectRequests {
+		if q.Delivery == 0 || q.Attempt == 0 {
+			return "" // a request not pinned to its attempt: the attempts cannot tell
+		}
+	}
+	unfinished := false
+	for _, a := range r.Attempts {
+		switch {
+		case a.Outcome != OutcomeAcked:
+			// Killed, failed or timed out, having written: it may have
+			// left an intent behind.
+			unfinished = unfinished || a.Writes > 0
+		case unfinished && !requested(r, endpoint, a):
+			return "an attempt after an unfinished one acknowledged the message without a request, " +
+				"taking what that attempt left (a started intent) for done; only a completed intent is done, and an unfinished one must be resumed"
+		}
+	}
+	return ""
+}
+
+// requested reports whether attempt a made a request to endpoint.
+func requested(r *Round, endpoint string, a Attempt) bool {
+	for _, q := range r.EffectRequests {
+		if q.Endpoint == endpoint && q.Delivery == a.Delivery && q.Attempt == a.Index {
+			return true
+		}
+	}
+	return false
+}
+
 // providerEffects finds the endpoints whose effect did not happen exactly
 // once.
 func providerEffects(r *Round, endpoints []string, exp expectation) []finding {
@@ -287,8 +323,11 @@ func providerEffects(r *Round, endpoints []string, exp expectation) []finding {
 		noun := effectNoun(e)
 		switch {
 		case t.Executed == 0:
-			fs = append(fs, finding{severity: sevLost, subject: e,
-				text: fmt.Sprintf("lost %s (0 effects at %s)", noun, e)})
+			text := fmt.Sprintf("lost %s (0 effects at %s)", noun, e)
+			if why := lossCause(r, e); why != "" {
+				text += ": " + why
+			}
+			fs = append(fs, finding{severity: sevLost, subject: e, text: text})
 		case t.Executed > 1:
 			text := fmt.Sprintf("duplicated %s (%d effects, %s%s)", noun, t.Executed, executedKeys(r, e), amountText(t.Amounts))
 			cause := ""

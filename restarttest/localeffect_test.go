@@ -174,3 +174,27 @@ func TestEffectSQLAdviceNamesAtMostThreeTables(t *testing.T) {
 		t.Errorf("no growth: %q", got)
 	}
 }
+
+// A lost effect after a killed attempt, when a later attempt acknowledged
+// the message without a request, names the cause: the unfinished intent
+// taken for done. With requests not pinned to their attempts, or after an
+// attempt that wrote nothing, the loss is stated alone.
+func TestLostEffectAfterAKillNamesTheStartedIntent(t *testing.T) {
+	exp := expectation{endpoints: []string{"POST /v1/charges"}}
+	taken := Round{KillPoint: "request", Attempts: []Attempt{
+		{Delivery: 1, Index: 1, Outcome: OutcomeKilled, Writes: 1},
+		{Delivery: 1, Index: 2, Outcome: OutcomeAcked, ExitCode: new(int)},
+	}}
+	taken.Checks = runChecks(&taken, exp)
+	if c := check(taken, CheckEffectOnce); c.Passed || !strings.Contains(c.Detail, "started intent") {
+		t.Errorf("killed, then acked without a request: effect-once = %+v, want the started intent named", c)
+	}
+	plain := Round{KillPoint: "request", Attempts: []Attempt{
+		{Delivery: 1, Index: 1, Outcome: OutcomeKilled}, // wrote nothing: left nothing to take for done
+		{Delivery: 1, Index: 2, Outcome: OutcomeAcked, ExitCode: new(int)},
+	}}
+	plain.Checks = runChecks(&plain, exp)
+	if c := check(plain, CheckEffectOnce); c.Passed || strings.Contains(c.Detail, "started intent") {
+		t.Errorf("killed before any write: effect-once = %+v, want the loss alone", c)
+	}
+}
