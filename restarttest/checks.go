@@ -191,15 +191,38 @@ func checkKeyStable(r *Round, exp expectation) Check {
 	for _, t := range r.Effects {
 		if len(t.Keys) > 1 {
 			why := exp.driftReason(t.Endpoint, t.Keys)
+			shown := why
+			if why == drawnInAttempt {
+				shown += clockBucketHint(r, t.Endpoint, t.Keys) // not in the subject: rounds still group by cause
+			}
 			fs = append(fs, finding{severity: sevKeyDrift, subject: t.Endpoint + why, endpoint: t.Endpoint, cause: why,
-				text:     fmt.Sprintf("%s: %d different keys (%s): %s", t.Endpoint, len(t.Keys), shortKeys(t.Keys), why),
-				headline: fmt.Sprintf("%s (%s: %d different keys %s)", why, t.Endpoint, len(t.Keys), shortKeys(t.Keys))})
+				text:     fmt.Sprintf("%s: %d different keys (%s): %s", t.Endpoint, len(t.Keys), shortKeys(t.Keys), shown),
+				headline: fmt.Sprintf("%s (%s: %d different keys %s)", shown, t.Endpoint, len(t.Keys), shortKeys(t.Keys))})
 		}
 	}
 	if len(fs) > 0 {
 		return failed(CheckKeyStable, fs)
 	}
 	return passed(CheckKeyStable)
+}
+
+// clockBucketHint adds, to a key drawn in the attempt whose keys show
+// nothing readable, that a clock reading hashed or bucketed into the key
+// (a minute, an hour) changes it too when the requests were a second or
+// more apart; "" when they were closer.
+func clockBucketHint(r *Round, endpoint string, keys []string) string {
+	first := map[string]int64{}
+	for _, q := range r.EffectRequests {
+		if _, seen := first[q.IdempotencyKey]; q.Endpoint == endpoint && !seen {
+			first[q.IdempotencyKey] = q.AtMS
+		}
+	}
+	a, okA := first[keys[0]]
+	b, okB := first[keys[1]]
+	if !okA || !okB || b-a < 1000 {
+		return ""
+	}
+	return fmt.Sprintf(" (random, or a clock reading hashed or bucketed into it: the requests came %.1fs apart)", float64(b-a)/1000)
 }
 
 // resendExplanation is why a re-sent message got a second key.

@@ -1,6 +1,9 @@
 package restarttest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDriftCauseReadsTheKeys(t *testing.T) {
 	for _, tc := range []struct {
@@ -24,5 +27,28 @@ func TestDriftCauseReadsTheKeys(t *testing.T) {
 	}
 	if got := driftCause([]string{"a1", "b2"}, true); got != raceInKey {
 		t.Errorf("concurrent only: %s", got)
+	}
+}
+
+// A key whose two values show nothing readable is "drawn in the attempt";
+// when the requests were a second or more apart, a clock bucket hashed
+// into the key is named too (a minute bucket shows only with --backoff 61s).
+func TestKeyDriftNamesAClockBucketWhenRequestsWereApart(t *testing.T) {
+	reqs := func(gapMS int64) []EffectRequest {
+		return []EffectRequest{
+			{Endpoint: "POST /v1/charges", IdempotencyKey: "9f2c41d0a7", AtMS: 100},
+			{Endpoint: "POST /v1/charges", IdempotencyKey: "e81b07c3d5", AtMS: 100 + gapMS},
+		}
+	}
+	for _, c := range []struct {
+		gapMS int64
+		hint  bool
+	}{{200, false}, {61_200, true}} {
+		r := Round{KillPoint: "response", EffectRequests: reqs(c.gapMS)}
+		r.Effects = tally(r.EffectRequests)
+		got := checkKeyStable(&r, expectation{endpoints: []string{"POST /v1/charges"}})
+		if got.Passed || strings.Contains(got.Detail, "61.2s apart") != c.hint || !strings.Contains(got.Detail, drawnInAttempt) {
+			t.Errorf("requests %dms apart: key-stable = %+v, want the clock bucket named: %v", c.gapMS, got, c.hint)
+		}
 	}
 }
