@@ -208,8 +208,9 @@ func checkKeyStable(r *Round, exp expectation) Check {
 
 // clockBucketHint adds, to a key drawn in the attempt whose keys show
 // nothing readable, that a clock reading hashed or bucketed into the key
-// (a minute, an hour) changes it too when the requests were a second or
-// more apart; "" when they were closer.
+// (a minute, an hour) changes it too when the requests were ten seconds or
+// more apart (--backoff 61s); "" when they were closer, as a handler's
+// restart under load can put seconds between them.
 func clockBucketHint(r *Round, endpoint string, keys []string) string {
 	first := map[string]int64{}
 	for _, q := range r.EffectRequests {
@@ -219,7 +220,7 @@ func clockBucketHint(r *Round, endpoint string, keys []string) string {
 	}
 	a, okA := first[keys[0]]
 	b, okB := first[keys[1]]
-	if !okA || !okB || b-a < 1000 {
+	if !okA || !okB || b-a < 10_000 {
 		return ""
 	}
 	return fmt.Sprintf(" (random, or a clock reading hashed or bucketed into it: the requests came %.1fs apart)", float64(b-a)/1000)
