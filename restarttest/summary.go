@@ -179,8 +179,18 @@ func statedBefore(e *summaryEntry, all []*summaryEntry) bool {
 }
 
 func roundList(kps []string) string {
+	named := make([]string, len(kps))
+	for i, kp := range kps {
+		named[i] = kp
+		if kp == KillNone {
+			named[i] = "the clean round" // round none read as no round
+		}
+	}
 	if len(kps) == 1 {
+		if kps[0] == KillNone {
+			return "in the clean round"
+		}
 		return "in round " + kps[0]
 	}
-	return "in rounds " + strings.Join(kps, ", ")
+	return "in rounds " + strings.Join(named, ", ")
 }
