@@ -11,18 +11,11 @@ import (
 func TestFindEnvelopeDefaultsAndPaths(t *testing.T) {
 	msg := []byte(`{"id": 42, "meta": {"event_id": "evt_1", "list": [{"id": "a"}, {"id": "b-1"}]}, "message_id":"wamid.HBg1",
   "payment": {"id": "not-top-level", "valor": "150.00"}}`)
-	spans, err := findEnvelope(msg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, s := range spans {
-		got = append(got, s.path+"="+string(msg[s.start:s.end]))
-	}
+	got := defaultEnvelope(t, msg, func(s envelopeSpan) string { return s.path + "=" + string(msg[s.start:s.end]) })
 	if want := []string{`message_id="wamid.HBg1"`, `id=42`, `meta.event_id="evt_1"`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("default envelope %v, want %v", got, want)
 	}
-	spans, err = findEnvelope(msg, []string{"$.meta.event_id", "meta.list[1].id"})
+	spans, err := findEnvelope(msg, []string{"$.meta.event_id", "meta.list[1].id"})
 	if err != nil || len(spans) != 2 || string(msg[spans[1].start:spans[1].end]) != `"b-1"` {
 		t.Fatalf("explicit paths: %v %v", spans, err)
 	}
@@ -55,6 +48,20 @@ func TestFindEnvelopeDefaultsAndPaths(t *testing.T) {
 	}
 }
 
+// defaultEnvelope is findEnvelope's default fields of msg, each shown.
+func defaultEnvelope(t *testing.T, msg []byte, show func(envelopeSpan) string) []string {
+	t.Helper()
+	spans, err := findEnvelope(msg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, s := range spans {
+		out = append(out, show(s))
+	}
+	return out
+}
+
 // Below the top level, a message or delivery id anywhere, and an event id
 // or an id only inside a member that holds the envelope: the business
 // content's ids (a concert's event_id, a payment's id) stay as they are.
@@ -65,14 +72,7 @@ func TestFindEnvelopeNestedIDs(t *testing.T) {
   "data": {"message_id": "m-1", "delivery_id": 7},
   "order": {"event_id": "concert-12", "id": "ord_3", "items": [{"id": "sku-1"}]},
   "event": {"id": "evt_2", "type": "payment.succeeded"}}`)
-	spans, err := findEnvelope(msg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, s := range spans {
-		got = append(got, s.path)
-	}
+	got := defaultEnvelope(t, msg, func(s envelopeSpan) string { return s.path })
 	want := []string{"data.delivery_id", "data.message_id", "entry.0.changes.0.value.messages.0.id", "event.id", "meta.event_id"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("nested envelope %v, want %v", got, want)

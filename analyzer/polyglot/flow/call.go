@@ -930,26 +930,14 @@ func (e *engine) reportDrawnKeys() {
 // of view. Dead code is what unmentioned says: in an application, a method
 // nothing calls or names.
 func (e *engine) live(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
-	if r, ok := memo[fn]; ok {
-		return r
-	}
-	if visiting[fn] {
-		return false
-	}
-	visiting[fn] = true
-	r := e.computeLive(fn, memo, visiting)
-	memo[fn] = r
-	return r
+	return memoized(fn, memo, visiting, func() bool { return e.computeLive(fn, memo, visiting) })
 }
 
 func (e *engine) computeLive(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 	if e.entryOf(fn) != "" || fn.Name == "<module>" || len(e.handedTo[fn]) > 0 {
 		return true
 	}
-	callers := e.callers[fn]
-	if len(callers) == 0 && fn.Class != "" && !fn.IsClass {
-		callers = e.instanceCallers(fn)
-	}
+	callers := e.callersOf(fn)
 	if len(callers) == 0 {
 		if fn.Parent != nil && fn.Parent.Name != "<module>" && !fn.Parent.IsClass {
 			return e.live(fn.Parent, memo, visiting)

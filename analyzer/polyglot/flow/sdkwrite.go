@@ -212,6 +212,12 @@ func (e *engine) reportKeylessWrites() {
 // module (a script) do not: stripe's own key covers the SDK's retries,
 // and nothing redelivers their input.
 func (e *engine) mayRepeat(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
+	return memoized(fn, memo, visiting, func() bool { return e.repeats(fn, memo, visiting) })
+}
+
+// memoized is compute's answer for fn, once; false for a function already
+// being asked about (a cycle of callers adds nothing).
+func memoized(fn *ir.Func, memo, visiting map[*ir.Func]bool, compute func() bool) bool {
 	if r, ok := memo[fn]; ok {
 		return r
 	}
@@ -219,9 +225,19 @@ func (e *engine) mayRepeat(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 		return false
 	}
 	visiting[fn] = true
-	r := e.repeats(fn, memo, visiting)
+	r := compute()
 	memo[fn] = r
 	return r
+}
+
+// callersOf is who calls fn: by name, or, for a method nothing calls by
+// name, through an instance (instanceCallers).
+func (e *engine) callersOf(fn *ir.Func) []*ir.Func {
+	callers := e.callers[fn]
+	if len(callers) == 0 && fn.Class != "" && !fn.IsClass {
+		callers = e.instanceCallers(fn)
+	}
+	return callers
 }
 
 func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
@@ -252,10 +268,7 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 	// A function only handed to a library (a scheduler's add_job, a
 	// thread) keeps its callers out of view: the library may run it
 	// again whoever handed it.
-	callers := e.callers[fn]
-	if len(callers) == 0 && fn.Class != "" && !fn.IsClass {
-		callers = e.instanceCallers(fn)
-	}
+	callers := e.callersOf(fn)
 	if len(callers) == 0 {
 		if fn.Parent != nil && fn.Parent.Name != "<module>" && !fn.Parent.IsClass {
 			// A closure nobody here calls by name (a callback handed to
