@@ -166,6 +166,11 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	fn := callee.fn
 	c.e.callers[fn] = append(c.e.callers[fn], c.fn)
 	c.e.resolvedCall(fn, c.fi.f.Path, x.Pos)
+	for i, a := range x.Args {
+		if lam, ok := a.(*ir.Lambda); ok {
+			c.e.handedLambdas[lam.F] = append(c.e.handedLambdas[lam.F], handOff{to: fn, arg: i})
+		}
+	}
 	fi := c.e.fileOf(callee)
 	if fi == nil {
 		fi = c.fi
@@ -917,12 +922,76 @@ type drawnKey struct {
 // reportDrawnKeys reports the per-attempt keys found, except those drawn
 // in dead code (no caller, no entry, a name nothing mentions).
 func (e *engine) reportDrawnKeys() {
-	memo := map[*ir.Func]bool{}
+	memo, repeats := map[*ir.Func]bool{}, map[*ir.Func]bool{}
 	for _, d := range e.drawnAt {
-		if e.live(d.fn, memo, map[*ir.Func]bool{}) {
-			e.reportDrawn(d.site, d.drawn, d.hops)
+		if !e.live(d.fn, memo, map[*ir.Func]bool{}) {
+			continue
 		}
+		var drawn []*origin
+		for _, o := range d.drawn {
+			if !e.retriedByHelperInRoute(d.fn, o, repeats) {
+				drawn = append(drawn, o)
+			}
+		}
+		e.reportDrawn(d.site, drawn, d.hops)
 	}
+}
+
+// handOff is a function literal handed to a project function: the callee,
+// and the argument's index.
+type handOff struct {
+	to  *ir.Func
+	arg int
+}
+
+// retriedByHelperInRoute reports a value drawn once in a function only
+// routes reach (or a command run by hand), and sent from a literal of it
+// that a retry helper of the project calls in a loop
+// (withRetry(() => create(…, { idempotencyKey }))): as with a retry loop
+// in the route itself, every try sends the one key, and nothing
+// redelivers the request.
+func (e *engine) retriedByHelperInRoute(sender *ir.Func, o *origin, repeats map[*ir.Func]bool) bool {
+	if o.fn == sender || sender.Parent != o.fn {
+		return false
+	}
+	retried := false
+	for _, h := range e.handedLambdas[sender] {
+		retried = retried || callsParamInLoop(h.to, h.arg)
+	}
+	if !retried {
+		return false
+	}
+	if e.entryOf(o.fn) == "route" {
+		return true
+	}
+	return len(e.callersOf(o.fn)) > 0 && !e.mayRepeat(o.fn, repeats, map[*ir.Func]bool{})
+}
+
+// callsParamInLoop reports a function that calls its arg-th argument (a
+// callback) inside a loop: a retry helper.
+func callsParamInLoop(fn *ir.Func, arg int) bool {
+	if fn.Class != "" && len(fn.Params) > 0 && fn.Params[0] == "self" {
+		arg++ // a Python method's arguments come after self
+	}
+	if arg >= len(fn.Params) {
+		return false
+	}
+	param := fn.Params[arg]
+	found := false
+	walkStmts(fn.Body, func(s ir.Stmt) {
+		loop, ok := s.(*ir.Loop)
+		if !ok || found {
+			return
+		}
+		walkExprs(loop.Body, func(x ir.Expr) {
+			if call, ok := x.(*ir.Call); ok {
+				if n, ok := call.Fun.(*ir.Name); ok && n.ID == param {
+					found = true
+				}
+			}
+		})
+	})
+	return found
 }
 
 // live reports a function something can run: an entry, a function with a

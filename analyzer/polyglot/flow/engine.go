@@ -41,7 +41,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, handedLambdas: map[*ir.Func][]handOff{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -105,6 +105,9 @@ type engine struct {
 	// drawnAt are the IDEM001 findings, reported at the end unless the
 	// function drawing the key is dead code.
 	drawnAt []drawnKey
+	// handedLambdas are the project functions each function literal is
+	// handed to (retriedByHelperInRoute).
+	handedLambdas map[*ir.Func][]handOff
 }
 
 // unresolvedCall is a method call on a receiver of unknown type: the
