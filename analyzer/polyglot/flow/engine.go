@@ -71,7 +71,9 @@ type engine struct {
 	classOf   map[*ir.Func]*ir.Func  // a method's class
 	classFile map[*ir.Func]*fileInfo // a class's file
 	words     map[string]int         // nameUses, once
-	defined   map[string]int         // onlyDefined: functions by name, once
+	// wordsByFile are each file's words (fileWords), read once.
+	wordsByFile map[*ir.File]map[string]int
+	defined     map[string]int // onlyDefined: functions by name, once
 	// resolved are the call sites of project functions, by the callee's
 	// name: a mention of a name there is a call of the function it
 	// resolved to, and says nothing of another function of that name.

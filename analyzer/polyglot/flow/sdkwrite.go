@@ -353,8 +353,7 @@ func (e *engine) onlyDefinedIn(f *ir.File, name string) bool {
 	if e.prog.Source == nil {
 		return false
 	}
-	words := map[string]int{}
-	countWords(e.prog.Source(f), words)
+	words := e.fileWords(f)
 	defined := 0
 	for _, fn := range f.Funcs {
 		if !fn.IsClass && fn != f.Module && methodName(fn) == name {
@@ -373,10 +372,27 @@ func (e *engine) nameUses(name string) int {
 	if e.words == nil {
 		e.words = map[string]int{}
 		for _, f := range e.prog.Files {
-			countWords(e.prog.Source(f), e.words)
+			for w, n := range e.fileWords(f) {
+				e.words[w] += n
+			}
 		}
 	}
 	return e.words[name]
+}
+
+// fileWords counts the words of one file's source, read once however
+// many names are asked about.
+func (e *engine) fileWords(f *ir.File) map[string]int {
+	if words, ok := e.wordsByFile[f]; ok {
+		return words
+	}
+	words := map[string]int{}
+	countWords(e.prog.Source(f), words)
+	if e.wordsByFile == nil {
+		e.wordsByFile = map[*ir.File]map[string]int{}
+	}
+	e.wordsByFile[f] = words
+	return words
 }
 
 // countWords adds each identifier-like word of src to counts.
