@@ -564,7 +564,15 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		// request's fields (a paidAt: new Date() in it).
 		return &value{rooted: true}
 	}
-	v := union(all...)
+	var v *value
+	if fields := constructedFields(x, args, kwargs); fields != nil && !onValue {
+		// new Order({ total, userId }): the object holds those fields,
+		// each with its own taint; a field not among them (the _id the
+		// model draws) is not made of its siblings (a float total).
+		v = &value{fields: fields, computed: true}
+	} else {
+		v = union(all...)
+	}
 	if onValue {
 		v = union(recv, v)
 	}
@@ -1204,4 +1212,18 @@ func (c *ctx) addSink(ps paramSink) {
 		ps.hops = append(hops, ps.hops[len(ps.hops)-maxHops/2:]...)
 	}
 	c.sinks = append(c.sinks, ps)
+}
+
+// constructedFields is the fields of an external class's instance built
+// from one dict or object literal (`new Order({ … })`), nil for any other
+// call: an unknown function may compute anything from its arguments, but a
+// constructor given the fields keeps them.
+func constructedFields(x *ir.Call, args, kwargs []*value) map[string]*value {
+	if !x.New || len(args) != 1 || len(kwargs) != 0 || args[0] == nil || len(args[0].fields) == 0 {
+		return nil
+	}
+	if _, ok := x.Args[0].(*ir.Dict); !ok {
+		return nil
+	}
+	return args[0].fields
 }

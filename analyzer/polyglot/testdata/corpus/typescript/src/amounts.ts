@@ -23,3 +23,21 @@ export async function halve(charge: string, total: number) {
   await refundInCents(charge, total / 2);
   await refundAsGiven(charge, total / 2);
 }
+
+// A model built from an object literal keeps each field's own value: its
+// generated id is not the float total beside it, while the total is.
+import { model } from "mongoose";
+
+const Order = model("Order");
+
+// case: flow/constructed-object-fields silent
+export async function chargeOrderById(price: number, userId: string) {
+  const order = new Order({ userId, total: price * 1.05 });
+  await stripe.paymentIntents.create({ amount: Math.round(order.total * 100), currency: "eur" }, { idempotencyKey: `pi-${order._id}` });
+}
+
+// case: flow/constructed-object-fields finding
+export async function chargeOrderByTotal(price: number, userId: string) {
+  const order = new Order({ userId, total: price * 1.05 });
+  await stripe.paymentIntents.create({ amount: Math.round(order.total * 100), currency: "eur" }, { idempotencyKey: `pi-${order._id}-${order.total}` }); // want IDEM003
+}
