@@ -572,6 +572,11 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		v = &value{fields: fields, computed: true}
 	} else {
 		v = union(all...)
+		// A library's result is not a float because a float went in: the
+		// client made with httpx.Timeout(20.0) returns JSON, not seconds.
+		// Formatting a float (str, toFixed, f-strings) is handled where
+		// it happens, and a method of a float keeps it below.
+		v.float = false
 	}
 	if onValue {
 		v = union(recv, v)

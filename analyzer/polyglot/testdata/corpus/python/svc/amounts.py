@@ -39,3 +39,26 @@ def transfer(account, cents):
 @shared_task
 def transfer_keyed(account, cents, transfer_id):
     requests.post("https://p.example/transfers", data=json.dumps({"account": account, "amount": cents, "idempotency_key": f"transfer-{transfer_id}"}))
+
+
+# A library's result is not a float because a float went in: the client's
+# timeout is seconds, the payment it returns is JSON. The refund's own
+# amount, a float, in the key is.
+import httpx
+
+provider = httpx.Client(base_url="https://api.example", timeout=httpx.Timeout(20.0, connect=10.0))
+
+
+# case: flow/library-result-not-float silent
+@shared_task
+def refund_reported_payment(payment_id):
+    payment = provider.get(f"/payments/{payment_id}").json()
+    stripe.Refund.create(payment_intent=payment["intent"], idempotency_key=f"refund-{payment['id']}")
+
+
+# case: flow/library-result-not-float finding
+@shared_task
+def refund_reported_share(payment_id):
+    payment = provider.get(f"/payments/{payment_id}").json()
+    share = float(payment["amount"]) * 0.5
+    stripe.Refund.create(payment_intent=payment["intent"], idempotency_key=f"refund-{payment['id']}-{share}")  # want IDEM003
