@@ -23,6 +23,7 @@ type ctx struct {
 	persisted       map[*origin]bool // written to the database before this point on every path
 	persistedParams map[int]bool
 	loops           int
+	retryLoops      int // how many enclosing loops try again until something succeeds
 
 	result *value
 	sinks  []paramSink
@@ -64,9 +65,16 @@ func (c *ctx) stmt(s ir.Stmt) {
 	case *ir.Loop:
 		before := c.snapshot()
 		c.loops++
+		retry := retryLoop(s)
+		if retry {
+			c.retryLoops++
+		}
 		for i := 0; i < 2; i++ {
 			c.block(s.Head)
 			c.block(s.Body)
+		}
+		if retry {
+			c.retryLoops--
 		}
 		c.loops--
 		c.join(before)
@@ -144,7 +152,7 @@ func (c *ctx) assign(s *ir.Assign) {
 	}
 	if s.Op != "" {
 		old := c.eval(s.Target)
-		if lit, ok := s.Value.(*ir.Lit); ok && lit.Kind == "int" && (s.Op == "+" || s.Op == "-") && !old.stable {
+		if lit, ok := s.Value.(*ir.Lit); ok && lit.Kind == "int" && (s.Op == "+" || s.Op == "-") && !old.stable && c.drawsCount(s.Target) {
 			// x += 1: a counter this process increments.
 			o := &origin{kind: "counter", source: exprText(s.Target) + " " + s.Op + "= 1", file: c.file(), pos: s.Pos, fn: c.fn, loops: c.loops}
 			v = union(old, v)
@@ -695,4 +703,74 @@ func exprText(x ir.Expr) string {
 
 func (c *ctx) rel(p ir.Pos, msg string) report.Related {
 	return report.Related{File: c.file(), Line: p.Line, Column: p.Col, Message: msg}
+}
+
+// drawsCount reports an increment that counts attempts: one of this
+// process's state (a field, a module variable: it goes on counting across
+// messages and restarts), or a local counter of a retry loop, where each
+// try that failed is sent again under the next number. A local counted in
+// a loop over items or pages, or once, is a function of the input: every
+// attempt counts the same.
+func (c *ctx) drawsCount(target ir.Expr) bool {
+	n, ok := target.(*ir.Name)
+	if !ok || !c.localName(n.ID) {
+		return true
+	}
+	return c.retryLoops > 0
+}
+
+// localName reports a name this function declares or assigns (its own
+// variable), not a module's or an enclosing function's.
+func (c *ctx) localName(id string) bool {
+	if c.fn == nil || c.fi == nil || c.fn == c.fi.f.Module {
+		return false
+	}
+	for _, p := range c.fn.Params {
+		if p == id {
+			return true
+		}
+	}
+	for _, g := range c.fn.Globals {
+		if g == id {
+			return false
+		}
+	}
+	python := c.fi.f.Lang == "python"
+	local := false
+	walkStmts(c.fn.Body, func(s ir.Stmt) {
+		if a, ok := s.(*ir.Assign); ok && (a.Decl || python && a.Op == "") {
+			if n, ok := a.Target.(*ir.Name); ok && n.ID == id {
+				local = true
+			}
+		}
+	})
+	return local
+}
+
+// retryLoop reports a loop that tries again until something succeeds: its
+// body leaves it (break or return) on a condition or from a try, not only
+// when the loop's own condition ends it. A loop over items or pages that
+// runs every iteration is not one.
+func retryLoop(l *ir.Loop) bool {
+	var exits func(ss []ir.Stmt, guarded bool) bool
+	exits = func(ss []ir.Stmt, guarded bool) bool {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *ir.Break, *ir.Return:
+				if guarded {
+					return true
+				}
+			case *ir.If:
+				if exits(s.Then, true) || exits(s.Else, true) {
+					return true
+				}
+			case *ir.Try:
+				if exits(s.Body, true) || exits(s.Handlers, true) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return exits(l.Body, false)
 }

@@ -24,6 +24,8 @@ func (l *lowerer) pyStmt(n *node) []ir.Stmt {
 			out = append(out, l.pyExprStmt(c)...)
 		}
 		return out
+	case "break_statement":
+		return []ir.Stmt{&ir.Break{}}
 	case "return_statement":
 		r := &ir.Return{Pos: pos(n)}
 		if cs := named(n); len(cs) > 0 {

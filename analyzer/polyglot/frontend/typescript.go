@@ -76,6 +76,8 @@ func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 			out = append(out, l.tsExprStmt(c)...)
 		}
 		return out
+	case "break_statement":
+		return []ir.Stmt{&ir.Break{}}
 	case "return_statement":
 		r := &ir.Return{Pos: pos(n)}
 		if cs := named(n); len(cs) > 0 {
@@ -128,7 +130,7 @@ func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 			for _, s := range fieldAll(c, "body") {
 				body = append(body, l.tsStmt(s)...)
 			}
-			cases = append(cases, body)
+			cases = append(cases, withoutBreaks(body))
 		}
 		return []ir.Stmt{chain(subj, cases)}
 	case "function_declaration", "generator_function_declaration":
@@ -779,4 +781,28 @@ func (l *lowerer) opensWithDirective(root *node, directive string) bool {
 		}
 	}
 	return false
+}
+
+// withoutBreaks drops the breaks of a switch case: they leave the switch,
+// not the loop around it. A nested loop keeps its own.
+func withoutBreaks(ss []ir.Stmt) []ir.Stmt {
+	out := ss[:0:0]
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *ir.Break:
+			continue
+		case *ir.If:
+			cp := *s
+			cp.Then, cp.Else = withoutBreaks(s.Then), withoutBreaks(s.Else)
+			out = append(out, &cp)
+			continue
+		case *ir.Try:
+			cp := *s
+			cp.Body, cp.Handlers, cp.Finally = withoutBreaks(s.Body), withoutBreaks(s.Handlers), withoutBreaks(s.Finally)
+			out = append(out, &cp)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }

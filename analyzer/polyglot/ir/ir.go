@@ -127,6 +127,10 @@ type Loop struct {
 // Try runs Body, then maybe Handlers, then Finally.
 type Try struct{ Body, Handlers, Finally []Stmt }
 
+// Break leaves the innermost loop (break; the loop's own exit, not a
+// labelled one elsewhere).
+type Break struct{}
+
 // FuncDef binds a nested function or class method to a local name.
 type FuncDef struct {
 	Name string
@@ -140,6 +144,7 @@ func (*If) stmt()       {}
 func (*Loop) stmt()     {}
 func (*Try) stmt()      {}
 func (*FuncDef) stmt()  {}
+func (*Break) stmt()    {}
 
 // Expr is an expression.
 type Expr interface{ pos() Pos }

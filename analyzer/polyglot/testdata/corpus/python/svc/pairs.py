@@ -103,6 +103,28 @@ def local_counter(order):
             break
 
 
+# case: pair/item-counter silent
+def item_counter(batch_id, lines):
+    # Numbered over the batch's lines, whatever fails: every attempt counts
+    # them the same.
+    n = 0
+    for line in lines:
+        n += 1
+        requests.post(API, headers={"Idempotency-Key": f"{batch_id}-{n}"}, data=line)
+
+
+# case: pair/process-counter finding
+class Sequencer:
+    def __init__(self):
+        self.seq = 0
+
+    def send(self, order):
+        # A counter of this process: it goes on across messages and starts
+        # again at 0 after a restart.
+        self.seq += 1
+        requests.post(API, headers={"Idempotency-Key": f"{order['id']}-{self.seq}"})  # want IDEM001
+
+
 # case: flow/cross-module finding
 def helper_key(order):
     requests.post(API, headers={"Idempotency-Key": random_key(order)})  # want IDEM001

@@ -95,6 +95,33 @@ export async function localCounter(orderId: string) {
   }
 }
 
+// case: pair/item-counter silent
+export async function itemCounter(batchId: string, lines: string[]) {
+  // Counted over the batch's lines, whatever fails: every attempt numbers
+  // them the same.
+  let n = 0;
+  for (const line of lines) {
+    n++;
+    switch (line) {
+      case "": break;
+      default:
+        await fetch(API, { method: "POST", headers: { "Idempotency-Key": `${batchId}-${n}` }, body: line });
+    }
+  }
+}
+
+// case: pair/retry-for-counter finding
+export async function retryForCounter(orderId: string) {
+  for (let i = 0; i < 3; i++) {
+    try {
+      await fetch(API, { method: "POST", headers: { "Idempotency-Key": `${orderId}-${i}` } }); // want IDEM001
+      return;
+    } catch {
+      continue;
+    }
+  }
+}
+
 // case: flow/cross-module finding
 export async function helperKey(orderId: string) {
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": randomKey(orderId) } }); // want IDEM001
