@@ -132,6 +132,10 @@ var pythonTables = Tables{
 	Operations: slices.Concat([]config.Pattern{
 		// stripe-python: stripe.Refund.create(…), and StripeClient's
 		// client.refunds.create(…) / client.v1.refunds.create(…).
+		// A Stripe refund without an amount refunds what remains of the
+		// charge: a repeat finds nothing left and is refused
+		// (charge_already_refunded), so it moves no money twice.
+		{Package: "stripe", Function: "Refund\\.create(_async)?|(v1\\.)?refunds\\.create(_async)?", Field: "amount", Kind: "remainder"},
 		{Package: "stripe", Function: "(" + stripePythonResources + ")\\.create(_async)?", Kind: "create"},
 		{Package: "stripe", Function: "(v1\\.)?(" + stripeClientResources + ")\\.create(_async)?", Kind: "create"},
 		{Package: "stripe", Function: "(v1\\.)?(PaymentIntent|Charge|payment_intents|charges)\\.capture(_async)?", Kind: "capture"},
@@ -298,6 +302,10 @@ var typescriptTables = Tables{
 	},
 	Barriers: []config.Pattern{
 		{Package: "@temporalio/workflow", Function: "uuid4|workflowInfo"},
+		// A browser component's state: what useRef or useState was first
+		// given is kept for every later render and click, so a key drawn
+		// there is one per mount, which the user's retry reuses.
+		{Package: "react", Function: "(React\\.)?(useRef|useState|useMemo)"},
 		{Package: "process", Function: "env.*"},
 		// Rows read back: pg, knex, Prisma, TypeORM, drizzle.
 		{Function: "first|pluck|findOne|findOneBy|findOneOrFail|findOneByOrFail|findBy|findUnique.*|findFirst.*|findOrCreate|upsert|select|selectDistinct|oneOrNone|one|many|manyOrNone|any", Receiver: ".+"},
@@ -305,6 +313,8 @@ var typescriptTables = Tables{
 	},
 	Operations: []config.Pattern{
 		// stripe-node: stripe.refunds.create(params, { idempotencyKey }).
+		// A refund without an amount refunds what remains (see Python's).
+		{Package: "stripe", Function: "(v1\\.)?refunds\\.create", Field: "amount", Kind: "remainder"},
 		{Package: "stripe", Function: "(v1\\.)?(" + stripeNodeResources + ")\\.create", Kind: "create"},
 		{Package: "stripe", Function: "(v1\\.)?(paymentIntents|charges)\\.capture", Kind: "capture"},
 		{Package: "stripe", Function: "(v1\\.)?paymentIntents\\.confirm", Kind: "confirm"},
@@ -326,6 +336,15 @@ var typescriptTables = Tables{
 		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createPayment", Kind: "create", Key: 2},
 		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?createRefund", Kind: "refund", Key: 2},
 		{Package: "@a2seven/yoo-checkout", Function: "(.*\\.)?capturePayment", Kind: "capture", Key: 3},
+		// Schema libraries: a schema is no data; parse returns what it
+		// was given, validated (a min(new Date()) bound is no clock
+		// reading in the form's values).
+		{Package: "zod", Function: ".*", Kind: "validate"},
+		{Package: "yup", Function: ".*", Kind: "validate"},
+		{Package: "joi", Function: ".*", Kind: "validate"},
+		{Package: "valibot", Function: ".*", Kind: "validate"},
+		{Package: "superstruct", Function: ".*", Kind: "validate"},
+		{Package: "@sinclair/typebox/...", Function: ".*", Kind: "validate"},
 		{Package: "globalThis", Function: "console\\..*", Kind: "observe"},
 		{Package: "pino", Function: ".*", Kind: "observe"},
 		{Package: "winston", Function: ".*", Kind: "observe"},

@@ -27,8 +27,9 @@ type resolver struct {
 }
 
 type tsPaths struct {
-	base  string
-	paths map[string][]string
+	base      string // baseUrl: where bare module names are looked up; "" for none
+	pathsBase string // where the paths' targets are
+	paths     map[string][]string
 }
 
 func newResolver(files []*ir.File) *resolver {
@@ -125,7 +126,7 @@ func (r *resolver) resolveTS(from *ir.File, module string) *ir.File {
 			rest := strings.TrimPrefix(module, prefix)
 			for _, t := range targets {
 				t = strings.Replace(t, "*", rest, 1)
-				if f := r.tsFile(filepath.Join(cfg.base, filepath.FromSlash(t))); f != nil {
+				if f := r.tsFile(filepath.Join(cfg.pathsBase, filepath.FromSlash(t))); f != nil {
 					return f
 				}
 			}
@@ -219,7 +220,12 @@ func readTSConfig(dir string) *tsPaths {
 		if cfg.CompilerOptions.BaseURL != "" || len(cfg.CompilerOptions.Paths) > 0 {
 			base = filepath.Join(dir, filepath.FromSlash(cfg.CompilerOptions.BaseURL))
 		}
-		return &tsPaths{base: base, paths: cfg.CompilerOptions.Paths}
+		paths := frameworkAliases(dir, cfg.CompilerOptions.Paths)
+		pathsBase := base
+		if pathsBase == "" {
+			pathsBase = dir
+		}
+		return &tsPaths{base: base, pathsBase: pathsBase, paths: paths}
 	}
 	return nil
 }
@@ -302,3 +308,26 @@ func normalizeDistribution(name string) string {
 }
 
 var nameSeparators = regexp.MustCompile(`[-_.]+`)
+
+// frameworkAliases adds the aliases a framework declares in a tsconfig it
+// generates at build time, which a checkout does not have: SvelteKit's
+// $lib is src/lib (its tsconfig extends .svelte-kit/tsconfig.json).
+func frameworkAliases(dir string, paths map[string][]string) map[string][]string {
+	if _, ok := paths["$lib/*"]; ok || !svelteKit(dir) {
+		return paths
+	}
+	out := map[string][]string{"$lib": {"src/lib"}, "$lib/*": {"src/lib/*"}}
+	for k, v := range paths {
+		out[k] = v
+	}
+	return out
+}
+
+func svelteKit(dir string) bool {
+	for _, name := range []string{"svelte.config.js", "svelte.config.mjs", "svelte.config.ts"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}

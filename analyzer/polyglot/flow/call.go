@@ -17,6 +17,10 @@ import (
 
 // floatClock are clock sources whose value is a float (seconds or
 // milliseconds with a fraction).
+// validates are a schema library's methods that return the data they
+// check (zod's parse, yup's validate, joi's attempt).
+var validates = regexp.MustCompile(`(^|\.)(parse|parseAsync|safeParse|safeParseAsync|validate|validateSync|attempt|cast)$`)
+
 var floatClock = regexp.MustCompile(`^(time|monotonic|perf_counter|performance\.now)$`)
 
 const remedy = "derive it from the frozen intent, or persist it before acting and read it back"
@@ -96,7 +100,16 @@ func (c *ctx) operation(ops []config.Pattern, mod, recvKind, name string, args [
 		if !p.MatchMethod(mod, recvKind, name) {
 			continue
 		}
-		if fp := p.FieldPattern(); fp != nil {
+		fp := p.FieldPattern()
+		if p.Kind == "remainder" {
+			// Harmless when the parameters are known and name no amount
+			// (a refund of what remains); otherwise the next pattern.
+			if fp == nil || len(args) == 0 || args[0] == nil || len(args[0].fields) == 0 || hasField(args[0], fp) {
+				continue
+			}
+			return p, true
+		}
+		if fp != nil {
 			if len(args) == 0 || !hasField(args[0], fp) {
 				continue
 			}
@@ -520,6 +533,11 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		switch p.Kind {
 		case "observe":
 			return &value{}
+		case "validate":
+			if validates.MatchString(name) && len(args) > 0 {
+				return args[0] // schema.parse(body): the body, checked
+			}
+			return &value{mod: mod} // a schema: its methods are the library's
 		case "store":
 			if recvKind == keymodel.NoModule && c.sendsKeyHeader(x, args, kwargs) {
 				// An API client's create, not a model's: it sends an

@@ -1,6 +1,8 @@
 package flow
 
 import (
+	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
@@ -42,6 +44,66 @@ func (e *engine) findEntries(f *ir.File) {
 		e.registrations(fi, fn, fn.Body)
 	}
 	e.registrations(fi, f.Module, f.Module.Body)
+	if fileRoute(f.Path) {
+		e.fileRouteHandlers(fi)
+	}
+}
+
+// fileRoutes are the files a framework routes by their path: Next.js's
+// app/**/route.ts and pages/api, SvelteKit's +server.ts and
+// +page.server.ts, Nuxt's server/api and server/routes, Remix's app/routes.
+var fileRoutes = regexp.MustCompile(`(^|/)(app/(.+/)?route|pages/api/.+|src/routes/(.+/)?\+(server|page\.server)|server/(api|routes)/.+|app/routes/.+)\.(ts|js|mts|mjs|tsx|jsx)$`)
+
+func fileRoute(path string) bool {
+	return fileRoutes.MatchString(filepath.ToSlash(path))
+}
+
+// routeExports are the module-level names a routed file's framework calls
+// for a client's request: the HTTP methods, SvelteKit's form actions and
+// Remix's action. GET is left out: the method a scheduler calls (Vercel
+// cron, QStash) and the one clients and proxies repeat freely, since it
+// promises no effect. Its handler is judged by its callers, like any
+// function.
+var routeExports = map[string]bool{"POST": true, "PUT": true, "PATCH": true, "DELETE": true, "actions": true, "action": true}
+
+// fileRouteHandlers marks the handlers of a file the framework routes by
+// its path: nothing registers them, and nothing redelivers a request.
+func (e *engine) fileRouteHandlers(fi *fileInfo) {
+	mod := fi.f.Module
+	for _, s := range mod.Body {
+		switch s := s.(type) {
+		case *ir.FuncDef:
+			if routeExports[s.Name] {
+				e.mark(s.F, "route")
+			}
+		case *ir.Assign:
+			n, ok := s.Target.(*ir.Name)
+			if !ok || !routeExports[n.ID] {
+				continue
+			}
+			switch v := s.Value.(type) {
+			case *ir.Lambda:
+				e.mark(v.F, "route")
+			case *ir.Dict:
+				// export const actions = { default: async () => … }
+				for _, kv := range v.Entries {
+					if target := e.callbackFunc(fi, mod, kv.Value); target != nil {
+						e.mark(target, "route")
+					}
+				}
+			default:
+				// export const POST = withAuth(async (req) => …)
+				if target := e.callbackFunc(fi, mod, s.Value); target != nil {
+					e.mark(target, "route")
+				}
+				for _, w := range wrapped([]ir.Expr{s.Value}, 2) {
+					if target := e.callbackFunc(fi, mod, w); target != nil {
+						e.mark(target, "route")
+					}
+				}
+			}
+		}
+	}
 }
 
 // classEntryKind is the kind of entry a class is by its bases: a

@@ -6,7 +6,7 @@ import stripe  # no stripe distribution declared here: the project's stripe pack
 
 def on_refund(ch, method, properties, body):
     req = json.loads(body)
-    stripe.Refund.create(payment_intent=req["payment_intent_id"])
+    stripe.Refund.create(payment_intent=req["payment_intent_id"], amount=req["amount"])
     ch.basic_ack(delivery_tag=method.delivery_tag)
 
 

@@ -73,7 +73,7 @@ def partner_task(account):
 class ShopRefunds:
     def refund_booking(self, charge):
         # case: reach/same-name-called-elsewhere finding
-        stripe.Refund.create(charge=charge)  # want IDEM002
+        stripe.Refund.create(charge=charge, amount=500)  # want IDEM002
 
 
 class TeacherRefunds:

@@ -15,7 +15,7 @@ def sweep_payouts():
 @scheduler.scheduled_job("interval", minutes=5)
 def retry_refunds():
     # case: entry/scheduled finding
-    stripe.Refund.create(charge="ch_1")  # want IDEM002
+    stripe.Refund.create(charge="ch_1", amount=500)  # want IDEM002
 
 
 def warm_up():

@@ -47,7 +47,7 @@ def charge_with_client_keyed(order):
 
 
 def refund_invoice(invoice_id):
-    stripe.Refund.create(payment_intent=invoice_id)  # want IDEM002
+    stripe.Refund.create(payment_intent=invoice_id, amount=500)  # want IDEM002
 
 
 # case: rule/IDEM002 finding
@@ -207,3 +207,17 @@ def invoice_booking_keyed(booking_id, customer):
 def invoice_with_options(customer, **options):
     # Options handed in: the caller may have put the key there.
     stripe.Invoice.create(customer=customer, **options)
+
+
+# A refund without an amount refunds what remains: a repeat finds nothing
+# left and is refused. One with an amount refunds it again.
+# case: sdk/refund-remainder silent
+@shared_task(autoretry_for=(Exception,))
+def refund_remainder(intent_id):
+    stripe.Refund.create(payment_intent=intent_id, reason="duplicate")
+
+
+# case: sdk/refund-remainder finding
+@shared_task(autoretry_for=(Exception,))
+def refund_part(intent_id, amount):
+    stripe.Refund.create(payment_intent=intent_id, amount=amount)  # want IDEM002

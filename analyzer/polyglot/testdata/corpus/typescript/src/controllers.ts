@@ -23,6 +23,6 @@ export class RefundsController {
   // case: reach/route-decorator finding
   async refundLater(charge: string) {
     // No route, and no caller in view.
-    return stripe.refunds.create({ charge }); // want IDEM002
+    return stripe.refunds.create({ charge, amount: 500 }); // want IDEM002
   }
 }

@@ -34,7 +34,7 @@ export const paymentService = {
   // case: reach/unmentioned-method finding
   // Called by name from elsewhere (refundAll), on a path out of view.
   async refundMentioned(paymentIntent: string) {
-    return stripeClient().refunds.create({ payment_intent: paymentIntent }); // want IDEM002
+    return stripeClient().refunds.create({ payment_intent: paymentIntent, amount: 500 }); // want IDEM002
   },
 };
 

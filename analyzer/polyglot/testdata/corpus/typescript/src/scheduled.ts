@@ -15,7 +15,7 @@ async function sweepPayouts(account: string, cents: number) {
 
 async function nightlyRefunds(charge: string) {
   // case: entry/scheduled finding
-  await stripe.refunds.create({ charge }); // want IDEM002
+  await stripe.refunds.create({ charge, amount: 500 }); // want IDEM002
 }
 
 async function renewals(customer: string) {

@@ -38,7 +38,7 @@ export async function payOut(account: string, cents: number) {
 app.post("/stripe/webhook", async (req, res) => {
   // The route verifies Stripe's signature: Stripe retries it until 2xx.
   const event = stripe.webhooks.constructEvent(req.body, req.headers["stripe-signature"] as string, "whsec");
-  await stripe.refunds.create({ payment_intent: (event.data.object as { id: string }).id }); // want IDEM002
+  await stripe.refunds.create({ payment_intent: (event.data.object as { id: string }).id, amount: 500 }); // want IDEM002
   await stripe.invoices.pay((event.data.object as { id: string }).id); // a paid invoice is not paid again
   res.sendStatus(200);
 });
@@ -120,3 +120,22 @@ async function onForcedWithdrawal(msg: amqp.ConsumeMessage) {
 export async function consumeWithdrawals(ch: amqp.Channel) {
   await ch.consume("withdrawals", (m) => onForcedWithdrawal(m!));
 }
+
+// A refund without an amount refunds what remains: a repeat finds nothing
+// left and is refused. One with an amount refunds it again.
+import { Worker as RefundWorker } from "bullmq";
+
+// case: sdk/refund-remainder silent
+async function refundRemainder(pi: string) {
+  await stripe.refunds.create({ payment_intent: pi, reason: "duplicate" });
+}
+
+// case: sdk/refund-remainder finding
+async function refundPart(pi: string, amount: number) {
+  await stripe.refunds.create({ payment_intent: pi, amount }); // want IDEM002
+}
+
+new RefundWorker("refunds", async (job) => {
+  await refundRemainder(job.data.pi);
+  await refundPart(job.data.pi, job.data.amount);
+});

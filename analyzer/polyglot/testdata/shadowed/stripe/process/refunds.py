@@ -6,7 +6,7 @@ import stripe
 
 def on_refund(ch, method, properties, body):
     req = json.loads(body)
-    stripe.Refund.create(payment_intent=req["payment_intent_id"])
+    stripe.Refund.create(payment_intent=req["payment_intent_id"], amount=req["amount"])
     ch.basic_ack(delivery_tag=method.delivery_tag)
 
 

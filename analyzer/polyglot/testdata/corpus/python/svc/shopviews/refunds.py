@@ -12,4 +12,4 @@ def refund_view(request, charge_id):
 # case: reach/django-urlpatterns finding
 def refund_later(charge_id):
     # Not routed: its callers are out of view.
-    stripe.Refund.create(charge=charge_id)  # want IDEM002
+    stripe.Refund.create(charge=charge_id, amount=500)  # want IDEM002

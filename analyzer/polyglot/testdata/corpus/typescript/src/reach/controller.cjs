@@ -10,5 +10,5 @@ exports.refundRoute = async (req, res) => {
 
 // case: reach/commonjs-export finding
 exports.refundLater = async (payment) => {
-  await stripe.refunds.create({ payment_intent: payment.intent }); // want IDEM002
+  await stripe.refunds.create({ payment_intent: payment.intent, amount: 500 }); // want IDEM002
 };

@@ -55,7 +55,7 @@ class StripeConnector {
 
   // case: reach/instance-method finding
   public refund = async (paymentIntent: string) => {
-    return this.api.refunds.create({ payment_intent: paymentIntent }); // want IDEM002
+    return this.api.refunds.create({ payment_intent: paymentIntent, amount: 500 }); // want IDEM002
   };
 
   // case: reach/instance-method silent

@@ -13,7 +13,7 @@ class Refunds {
 
   async refundLate(charge: string): Promise<void> {
     // case: reach/factory-method finding
-    await stripe.refunds.create({ charge }); // want IDEM002
+    await stripe.refunds.create({ charge, amount: 500 }); // want IDEM002
   }
 }
 

@@ -1,0 +1,6 @@
+import { payOutGuides } from "$lib/billing.js";
+
+export async function GET() {
+  await payOutGuides("acct_1", 1000);
+  return new Response("ok");
+}
