@@ -34,10 +34,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rep := emit.New(pass, Rule.ID)
 	pkg := keyflow.Of(pass)
+	model := keymodel.Of(pass)
 	// Helpers that return a bare digest (or a keyed MAC) count as one at
 	// their call sites: key := hashFields(order.ID, order.Phone).
 	helpers := pkg.Summarize(func(f *keyflow.Func, known map[*types.Func]string) string {
-		var s slice
+		s := slice{model: model}
 		for _, r := range f.Results() {
 			s.scan(f, r, known)
 		}
@@ -54,7 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if inboundDedup(sink) || inboundLookup(f, sink) {
 				continue
 			}
-			var s slice
+			s := slice{model: model}
 			s.scan(f, sink.Value, helpers)
 			if s.keyed || len(s.digests) == 0 || composite(f, sink.Value, helpers) {
 				continue
@@ -98,10 +99,33 @@ func (d digest) String() string {
 type slice struct {
 	digests []digest
 	keyed   bool
+	model   *keymodel.Model
+}
+
+// overKey reports a digest whose input holds an idempotency key read from
+// a field (uuid.NewSHA1(evt.IdempotencyKey, "credit")): a key derived from
+// one drawn at random is as unguessable as it, whatever else is hashed
+// beside it. Only the digest's own arguments are read, not what its result
+// is stored in.
+func overKey(f *keyflow.Func, call *ast.CallExpr, isKey func(string) bool) bool {
+	found := false
+	for _, arg := range call.Args {
+		f.Walk(arg, func(e ast.Expr) bool {
+			if sel, ok := e.(*ast.SelectorExpr); ok && isKey(sel.Sel.Name) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 func (s *slice) scan(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string) {
 	info := f.Info()
+	isKey := func(string) bool { return false }
+	if s.model != nil {
+		isKey = s.model.IsKey
+	}
 	f.Walk(root, func(e ast.Expr) bool {
 		switch x := e.(type) {
 		case *ast.CallExpr:
@@ -117,7 +141,7 @@ func (s *slice) scan(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]str
 			case isKeyedMAC(fn):
 				s.keyed = true
 			default:
-				if name := digestName(fn); name != "" {
+				if name := digestName(fn); name != "" && !overKey(f, x, isKey) {
 					s.digests = append(s.digests, digest{pos: x.Pos(), name: name})
 				}
 			}

@@ -215,3 +215,22 @@ func taggedDigest(c Callback, req *http.Request) {
 	sum := sha256.Sum256([]byte(fmt.Sprint(c.TxIDs))) // want `bare sha256 digest`
 	req.Header.Set("X-Idempotency-Key", hex.EncodeToString(sum[:8])+":"+string(c.Kind))
 }
+
+type Payment struct {
+	ID             string
+	IdempotencyKey string
+}
+
+// Silent: a key derived from the client's own key, drawn at random, is as
+// unguessable as it (a debit's key and the credit's key made from it).
+func derivedFromClientKey(p Payment, req *http.Request) {
+	clientKey := p.IdempotencyKey
+	sum := sha256.Sum256([]byte(clientKey + ":credit"))
+	req.Header.Set("Idempotency-Key", hex.EncodeToString(sum[:]))
+}
+
+// Reported: the same digest over the payment's id.
+func derivedFromPaymentID(p Payment, req *http.Request) {
+	sum := sha256.Sum256([]byte(p.ID + ":credit")) // want `bare sha256 digest`
+	req.Header.Set("Idempotency-Key", hex.EncodeToString(sum[:]))
+}
