@@ -67,10 +67,11 @@ type engine struct {
 	prog      *Program
 	files     map[*ir.File]*fileInfo
 	sums      map[*ir.Func]*summary
-	entry     map[*ir.Func]string    // "route" or "consumer"
-	classOf   map[*ir.Func]*ir.Func  // a method's class
-	classFile map[*ir.Func]*fileInfo // a class's file
-	words     map[string]int         // nameUses, once
+	entry     map[*ir.Func]string          // "route" or "consumer"
+	classOf   map[*ir.Func]*ir.Func        // a method's class
+	classFile map[*ir.Func]*fileInfo       // a class's file
+	declared  map[*ir.Func]map[string]bool // declaredNames, once per function
+	words     map[string]int               // nameUses, once
 	// wordsByFile are each file's words (fileWords), read once.
 	wordsByFile map[*ir.File]map[string]int
 	defined     map[string]int // onlyDefined: functions by name, once
@@ -253,24 +254,7 @@ func (e *engine) outerNames(fi *fileInfo, fn *ir.Func) map[string]bool {
 		}
 		return out
 	}
-	own := map[string]bool{}
-	for _, p := range fn.Params {
-		own[p] = true
-	}
-	walkStmts(fn.Body, func(s ir.Stmt) {
-		switch s := s.(type) {
-		case *ir.Assign:
-			if n, ok := s.Target.(*ir.Name); ok && s.Decl {
-				own[n.ID] = true
-			} else if pt, ok := s.Target.(*ir.Pattern); ok && s.Decl {
-				for _, id := range patternNames(pt) {
-					own[id] = true
-				}
-			}
-		case *ir.FuncDef:
-			own[s.Name] = true
-		}
-	})
+	own := e.declaredNames(fi, fn)
 	walkStmts(fn.Body, func(s ir.Stmt) {
 		if a, ok := s.(*ir.Assign); ok && !a.Decl {
 			if n, ok := a.Target.(*ir.Name); ok && !own[n.ID] {
@@ -281,6 +265,46 @@ func (e *engine) outerNames(fi *fileInfo, fn *ir.Func) map[string]bool {
 		}
 	})
 	return out
+}
+
+// declaredNames are the variables fn declares, its own and not a module's
+// or an enclosing function's: its parameters, nested functions and the
+// names it declares (let, const, var; in Python any name it assigns that
+// it does not declare global). Computed once per function.
+func (e *engine) declaredNames(fi *fileInfo, fn *ir.Func) map[string]bool {
+	if own, ok := e.declared[fn]; ok {
+		return own
+	}
+	python := fi.f.Lang == "python"
+	own := map[string]bool{}
+	for _, p := range fn.Params {
+		own[p] = true
+	}
+	walkStmts(fn.Body, func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.Assign:
+			if !s.Decl && !(python && s.Op == "") {
+				return
+			}
+			if n, ok := s.Target.(*ir.Name); ok {
+				own[n.ID] = true
+			} else if pt, ok := s.Target.(*ir.Pattern); ok {
+				for _, id := range patternNames(pt) {
+					own[id] = true
+				}
+			}
+		case *ir.FuncDef:
+			own[s.Name] = true
+		}
+	})
+	for _, g := range fn.Globals {
+		delete(own, g)
+	}
+	if e.declared == nil {
+		e.declared = map[*ir.Func]map[string]bool{}
+	}
+	e.declared[fn] = own
+	return own
 }
 
 // patternNames are the names a destructuring pattern binds.

@@ -719,32 +719,13 @@ func (c *ctx) drawsCount(target ir.Expr) bool {
 	return c.retryLoops > 0
 }
 
-// localName reports a name this function declares or assigns (its own
-// variable), not a module's or an enclosing function's.
+// localName reports a name this function declares (its own variable),
+// not a module's or an enclosing function's.
 func (c *ctx) localName(id string) bool {
 	if c.fn == nil || c.fi == nil || c.fn == c.fi.f.Module {
 		return false
 	}
-	for _, p := range c.fn.Params {
-		if p == id {
-			return true
-		}
-	}
-	for _, g := range c.fn.Globals {
-		if g == id {
-			return false
-		}
-	}
-	python := c.fi.f.Lang == "python"
-	local := false
-	walkStmts(c.fn.Body, func(s ir.Stmt) {
-		if a, ok := s.(*ir.Assign); ok && (a.Decl || python && a.Op == "") {
-			if n, ok := a.Target.(*ir.Name); ok && n.ID == id {
-				local = true
-			}
-		}
-	})
-	return local
+	return c.e.declaredNames(c.fi, c.fn)[id]
 }
 
 // retryLoop reports a loop that tries again until something succeeds: its
