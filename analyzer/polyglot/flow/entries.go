@@ -81,25 +81,17 @@ func (e *engine) fileRouteHandlers(fi *fileInfo) {
 			if !ok || !routeExports[n.ID] {
 				continue
 			}
-			switch v := s.Value.(type) {
-			case *ir.Lambda:
-				e.mark(v.F, "route")
-			case *ir.Dict:
-				// export const actions = { default: async () => … }
-				for _, kv := range v.Entries {
-					if target := e.callbackFunc(fi, mod, kv.Value); target != nil {
-						e.mark(target, "route")
-					}
+			// export const POST = async (req) => …, = withAuth(async (req) => …),
+			// or actions = { default: async () => … }
+			cands := append([]ir.Expr{s.Value}, wrapped([]ir.Expr{s.Value}, 2)...)
+			if d, ok := s.Value.(*ir.Dict); ok {
+				for _, kv := range d.Entries {
+					cands = append(cands, kv.Value)
 				}
-			default:
-				// export const POST = withAuth(async (req) => …)
-				if target := e.callbackFunc(fi, mod, s.Value); target != nil {
+			}
+			for _, x := range cands {
+				if target := e.callbackFunc(fi, mod, x); target != nil {
 					e.mark(target, "route")
-				}
-				for _, w := range wrapped([]ir.Expr{s.Value}, 2) {
-					if target := e.callbackFunc(fi, mod, w); target != nil {
-						e.mark(target, "route")
-					}
 				}
 			}
 		}
