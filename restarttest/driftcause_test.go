@@ -52,3 +52,29 @@ func TestKeyDriftNamesAClockBucketWhenRequestsWereApart(t *testing.T) {
 		}
 	}
 }
+
+// In a concurrent round with kills, a redelivery that reads the row a
+// sibling copy inserted first sends that copy's key: its key changed, but
+// it was drawn by another delivery, not per attempt. A key of its own that
+// changes between attempts is drift.
+func TestConcurrentRedeliveryTakingASiblingsKeyIsNoDrift(t *testing.T) {
+	const ep = "POST /v1/charges"
+	req := func(delivery, attempt int, key string) EffectRequest {
+		return EffectRequest{Endpoint: ep, Delivery: delivery, Attempt: attempt, IdempotencyKey: key}
+	}
+	for _, tc := range []struct {
+		name    string
+		reqs    []EffectRequest
+		changed bool
+	}{
+		{"sibling's key after the kill", []EffectRequest{req(2, 1, "payment-2"), req(1, 1, "payment-1"), req(2, 2, "payment-1")}, false},
+		{"sibling's key before it sent it", []EffectRequest{req(2, 1, "payment-2"), req(2, 2, "payment-1"), req(1, 1, "payment-1")}, false},
+		{"each kept its own", []EffectRequest{req(1, 1, "payment-1"), req(2, 1, "payment-2"), req(1, 2, "payment-1")}, false},
+		{"fresh key per attempt", []EffectRequest{req(1, 1, "u-a"), req(2, 1, "u-b"), req(1, 2, "u-c")}, true},
+		{"attempt count in the key", []EffectRequest{req(1, 1, "pay-1"), req(2, 1, "pay-1"), req(1, 2, "pay-2"), req(2, 2, "pay-2")}, true},
+	} {
+		if got := keyChangedWithinADelivery(Round{EffectRequests: tc.reqs}, ep); got != tc.changed {
+			t.Errorf("%s: changed = %v, want %v", tc.name, got, tc.changed)
+		}
+	}
+}

@@ -326,17 +326,37 @@ func (h *harness) noteDrift(r Round, concurrent bool) {
 }
 
 // keyChangedWithinADelivery reports whether some delivery's requests to
-// endpoint carried more than one key.
+// endpoint carried more than one key drawn by itself. A redelivery that
+// took up the key another copy drew first read that copy's row: the copies
+// share state, which is the race the round names, not a key drawn per
+// attempt.
 func keyChangedWithinADelivery(r Round, endpoint string) bool {
 	first := map[int]string{}
 	for _, q := range r.EffectRequests {
 		if q.Endpoint != endpoint || q.IdempotencyKey == "" || q.Delivery == 0 {
 			continue
 		}
-		if k, ok := first[q.Delivery]; ok && k != q.IdempotencyKey {
+		if _, ok := first[q.Delivery]; !ok {
+			first[q.Delivery] = q.IdempotencyKey
+		}
+	}
+	for _, q := range r.EffectRequests {
+		if q.Endpoint != endpoint || q.IdempotencyKey == "" || q.Delivery == 0 || q.IdempotencyKey == first[q.Delivery] {
+			continue
+		}
+		if !anotherDeliveryDrew(first, q.Delivery, q.IdempotencyKey) {
 			return true
 		}
-		first[q.Delivery] = q.IdempotencyKey
+	}
+	return false
+}
+
+// anotherDeliveryDrew reports whether a delivery other than d began with key.
+func anotherDeliveryDrew(first map[int]string, d int, key string) bool {
+	for other, k := range first {
+		if other != d && k == key {
+			return true
+		}
 	}
 	return false
 }
