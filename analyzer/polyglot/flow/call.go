@@ -1086,7 +1086,7 @@ func (c *ctx) reportProperties(v *value, site *sinkSite, hops []report.Related) 
 	if v.payload != "" {
 		c.e.report("IDEM004", site.file, site.pos, fmt.Sprintf("whole payload serialized into the idempotency key (%s) by %s: the key changes whenever the payload gains a field; serialize an explicit field list with a rules version", site.what, v.payload), reverse(hops))
 	}
-	if v.digest != "" && len(v.digestBeside) == 0 {
+	if v.digest != "" && len(v.digestBeside) == 0 && !v.overKey {
 		related := reverse(hops)
 		if v.digestAt != nil {
 			related = append([]report.Related{*v.digestAt}, related...)

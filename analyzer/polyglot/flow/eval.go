@@ -633,6 +633,13 @@ func (c *ctx) attr(obj *value, name string, p ir.Pos) *value {
 		}
 	}
 	v := field(obj, name)
+	if v != nil && v.digest == "" && !v.overKey && c.e.prog.Model.IsKey(name) {
+		// Only a key handed in or read back marks what it goes into; a
+		// digest stored under a key's name stays the digest it is.
+		cp := *v
+		cp.overKey = true
+		v = &cp
+	}
 	if v.rooted && v.path != "" && !v.stable {
 		if o := c.transport(v, p); o != nil {
 			v.origins = mergeOrigins([]*origin{o}, v.origins)

@@ -83,8 +83,12 @@ type value struct {
 	// string that holds it; a caller's argument that varies makes the key
 	// a composite, not a bare digest.
 	digestBeside []paramRef
-	stable       bool // read back from the database, or replay-stable
-	header       bool // the client's own idempotency header, passed through
+	// overKey: an idempotency key read from a field is in it
+	// (sha256(evt.idempotency_key + ":credit")). A digest over a key drawn
+	// at random is as unguessable as that key: no bare digest.
+	overKey bool
+	stable  bool // read back from the database, or replay-stable
+	header  bool // the client's own idempotency header, passed through
 
 	str    string // its constant string value, when known
 	hasStr bool
@@ -165,6 +169,7 @@ func addInto(out, v *value, depth int) {
 		out.digest, out.digestAt = v.digest, v.digestAt
 	}
 	out.header = out.header || v.header
+	out.overKey = out.overKey || v.overKey
 	if depth < 4 {
 		for _, f := range v.fields {
 			addInto(out, f, depth+1)
@@ -212,6 +217,7 @@ func merge(a, b *value) *value {
 		out.digest, out.digestBeside = "", nil
 	}
 	out.stable = a.stable && b.stable
+	out.overKey = a.overKey && b.overKey
 	out.header = a.header && b.header
 	out.none = a.none && b.none
 	out.computed = a.computed || b.computed

@@ -74,3 +74,19 @@ def claim_unscoped(cur, key):
 # case: rule/IDEM007 silent
 def claim_scoped(cur, tenant_id, key):
     cur.execute("INSERT INTO idempotency_keys (tenant_id, key, response) VALUES (%s, %s, NULL) ON CONFLICT (tenant_id, key) DO NOTHING", (tenant_id, key))
+
+
+# case: rule/IDEM005-over-key silent
+def credit_leg(evt):
+    # A digest over the client's own key is as unguessable as that key: the
+    # credit leg gets a key of its own that no one can recompute without it.
+    leg_key = hashlib.sha256(f"{evt['idempotency_key']}:credit".encode()).hexdigest()
+    requests.post(API, headers={"Idempotency-Key": leg_key})
+
+
+# case: rule/IDEM005-over-key finding
+def stored_digest(order, payment):
+    # The digest is kept under a key's name and read back: still a digest of
+    # guessable fields.
+    payment.idempotency_key = hashlib.sha256(f"{order['id']}:{order['phone']}".encode()).hexdigest()
+    requests.post(API, headers={"Idempotency-Key": payment.idempotency_key})  # want IDEM005

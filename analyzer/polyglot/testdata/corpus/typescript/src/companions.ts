@@ -77,3 +77,18 @@ export async function claimUnscoped(key: string) {
 export async function claimScoped(merchantId: string, key: string) {
   await pool.query("INSERT INTO idempotency_keys (merchant_id, key) VALUES ($1, $2) ON CONFLICT (merchant_id, key) DO NOTHING", [merchantId, key]);
 }
+
+// case: rule/IDEM005-over-key silent
+export async function creditLeg(evt: { idempotencyKey: string }) {
+  // A digest over the client's own key is as unguessable as that key.
+  const legKey = createHash("sha256").update(`${evt.idempotencyKey}:credit`).digest("hex");
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": legKey } });
+}
+
+// case: rule/IDEM005-over-key finding
+export async function storedDigest(order: { id: string; phone: string }, payment: { idempotencyKey?: string }) {
+  // The digest is kept under a key's name and read back: still a digest of
+  // guessable fields.
+  payment.idempotencyKey = createHash("sha256").update(`${order.id}:${order.phone}`).digest("hex");
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": payment.idempotencyKey } }); // want IDEM005
+}
