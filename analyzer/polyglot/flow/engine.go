@@ -97,6 +97,9 @@ type engine struct {
 	// run it, with arguments this engine does not bind.
 	handedTo map[*ir.Func][]*ir.Func
 	webhook  map[*ir.Func]bool
+	// receivers: the functions that receive a webhook, its verifiers and
+	// their callers (receivingWebhooks), once.
+	receivers map[*ir.Func]bool
 	// Method calls whose receiver could not be resolved
 	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
 	// method name.

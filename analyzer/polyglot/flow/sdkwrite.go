@@ -2,6 +2,7 @@ package flow
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -215,6 +216,30 @@ func (e *engine) mayRepeat(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 	return memoized(fn, memo, visiting, func() bool { return e.repeats(fn, memo, visiting) })
 }
 
+// receivesWebhook reports whether fn runs on a webhook's delivery: it
+// checks the signature, or it calls a project function that does (a route
+// that first calls verifyStripeEvent(req) is the webhook's receiver, and
+// its sender retries it until it answers 2xx). Two calls up at most: a
+// verifier is called by the route or by the route's own handler.
+func (e *engine) receivesWebhook(fn *ir.Func) bool {
+	if e.receivers == nil {
+		e.receivers = map[*ir.Func]bool{}
+		level := slices.Collect(maps.Keys(e.webhook))
+		for range 3 {
+			var next []*ir.Func
+			for _, f := range level {
+				if e.receivers[f] {
+					continue
+				}
+				e.receivers[f] = true
+				next = append(next, e.callers[f]...)
+			}
+			level = next
+		}
+	}
+	return e.receivers[fn]
+}
+
 // memoized is compute's answer for fn, once; false for a function already
 // being asked about (a cycle of callers adds nothing).
 func memoized(fn *ir.Func, memo, visiting map[*ir.Func]bool, compute func() bool) bool {
@@ -242,7 +267,7 @@ func (e *engine) callersOf(fn *ir.Func) []*ir.Func {
 
 func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 	for f := fn; f != nil; f = f.Parent {
-		if e.webhook[f] {
+		if e.receivesWebhook(f) {
 			return true
 		}
 	}

@@ -2,6 +2,8 @@
 # path that can run it again (a consumer, a webhook, callers out of view),
 # vs the same call with a key, one that moves no money, or one only an
 # HTTP route or a script reaches.
+import os
+
 import stripe
 import gocardless_pro
 from aioyookassa import YooKassa
@@ -221,3 +223,30 @@ def refund_remainder(intent_id):
 @shared_task(autoretry_for=(Exception,))
 def refund_part(intent_id, amount):
     stripe.Refund.create(payment_intent=intent_id, amount=amount)  # want IDEM002
+
+
+def verified_event(req):
+    return stripe.Webhook.construct_event(req.data, req.headers["Stripe-Signature"], os.environ["WHSEC"])
+
+
+# case: entry/webhook-verified-in-helper finding
+@app.route("/billing/webhook", methods=["POST"])
+def billing_webhook():
+    # The signature is checked in a helper: the route still receives
+    # Stripe's webhook, which Stripe retries until it answers 2xx.
+    event = verified_event(request)
+    stripe.Refund.create(payment_intent=event["data"]["object"]["id"], amount=300)  # want IDEM002
+    return "", 200
+
+
+def parsed_order(req):
+    return req.get_json()
+
+
+# case: entry/webhook-verified-in-helper silent
+@app.route("/billing/refund", methods=["POST"])
+def billing_refund():
+    # A helper that only parses the request: a plain route, not a webhook.
+    order = parsed_order(request)
+    stripe.Refund.create(payment_intent=order["intent_id"], amount=300)
+    return "", 200

@@ -139,3 +139,29 @@ new RefundWorker("refunds", async (job) => {
   await refundRemainder(job.data.pi);
   await refundPart(job.data.pi, job.data.amount);
 });
+
+function verifiedEvent(req: express.Request): Stripe.Event {
+  return stripe.webhooks.constructEvent(req.body, req.headers["stripe-signature"] as string, process.env.WHSEC!);
+}
+
+// case: entry/webhook-verified-in-helper finding
+app.post("/billing/webhook", async (req, res) => {
+  // The signature is checked in a helper: the route still receives
+  // Stripe's webhook, which Stripe retries until it answers 2xx.
+  const event = verifiedEvent(req);
+  const intent = event.data.object as Stripe.PaymentIntent;
+  await stripe.refunds.create({ payment_intent: intent.id, amount: 300 }); // want IDEM002
+  res.sendStatus(200);
+});
+
+function parsedOrder(req: express.Request): { intentId: string } {
+  return JSON.parse(req.body.toString());
+}
+
+// case: entry/webhook-verified-in-helper silent
+app.post("/billing/refund", async (req, res) => {
+  // A helper that only parses the request: a plain route, not a webhook.
+  const order = parsedOrder(req);
+  await stripe.refunds.create({ payment_intent: order.intentId, amount: 300 });
+  res.sendStatus(200);
+});
