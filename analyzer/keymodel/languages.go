@@ -39,6 +39,11 @@ type Tables struct {
 	// making one receives a webhook, which its sender retries until it
 	// gets a 2xx, so code it reaches can run again for one event.
 	Webhooks []config.Pattern
+	// Retries are a retry library's calls and decorators, which run the
+	// function handed to them (or decorated) again until it succeeds, with
+	// the same arguments: a key drawn inside it is drawn per try, and one
+	// drawn before it is sent by every try, as in a retry loop.
+	Retries []config.Pattern
 	// Requests are the declared types of an HTTP server's incoming
 	// request (express's Request): a header written on one is read by
 	// this process's own later handlers, and leaves nothing.
@@ -253,6 +258,13 @@ var pythonTables = Tables{
 		{Package: "fastapi", Function: "Request"},
 		{Package: "django.http", Function: "HttpRequest"},
 	},
+	Retries: []config.Pattern{
+		{Package: "tenacity", Function: "retry|Retrying|AsyncRetrying"},
+		{Package: "backoff", Function: "on_exception|on_predicate"},
+		{Package: "retrying", Function: "retry|Retrying"},
+		{Package: "stamina", Function: "retry"},
+		{Package: "retry", Function: "retry|retry_call"},
+	},
 	Webhooks: slices.Concat(
 		[]config.Pattern{{Package: "stripe", Function: "(Webhook\\.)?construct_event|WebhookSignature\\.verify_header"}},
 		// Standard Webhooks and its Svix original: the verifier is also
@@ -405,6 +417,16 @@ var typescriptTables = Tables{
 		{Package: "koa", Function: "Context|Request|ParameterizedContext"},
 		{Package: "next/server", Function: "NextRequest"},
 	},
+	Retries: []config.Pattern{
+		// Default exports: pRetry(fn), retry(fn) and promiseRetry(fn) are
+		// the module itself.
+		{Package: "p-retry", Function: ".*"},
+		{Package: "async-retry", Function: ".*"},
+		{Package: "promise-retry", Function: ".*"},
+		{Package: "exponential-backoff", Function: "backOff"},
+		{Package: "ts-retry-promise", Function: "retry|retryDecorator"},
+		{Package: "@lifeomic/attempt", Function: "retry"},
+	},
 	Webhooks: []config.Pattern{
 		{Package: "stripe", Function: "webhooks\\.(constructEvent|constructEventAsync)"},
 		{Package: "svix", Function: "verify"},
@@ -426,7 +448,7 @@ func builtinTables() map[string]Tables {
 }
 
 func compileTables(t Tables) Tables {
-	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks, t.Requests} {
+	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks, t.Retries, t.Requests} {
 		mustCompileList(list)
 	}
 	return t

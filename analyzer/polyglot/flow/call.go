@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -470,6 +471,9 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	}
 	if _, ok := match(t.Webhooks); ok {
 		c.e.webhook[c.fn] = true
+	}
+	if _, ok := match(t.Retries); ok {
+		c.handToRetry(x, args)
 	}
 	if p, ok := match(t.Sources); ok && p.Kind != "none" {
 		if !(mod == "globalThis" && name == "Date" && (!x.New || len(args) > 0)) {
@@ -960,7 +964,7 @@ func (e *engine) reportDrawnKeys() {
 		}
 		var drawn []*origin
 		for _, o := range d.drawn {
-			if !e.retriedByHelperInRoute(d.fn, o, repeats) {
+			if !e.retriedByHelperInRoute(d.fn, o, repeats) && !e.retriedByHelperInRoute(e.retriedOnTheWay(d, o), o, repeats) {
 				drawn = append(drawn, o)
 			}
 		}
@@ -975,17 +979,58 @@ type handOff struct {
 	arg int
 }
 
+// handToRetry records the functions a retry library's call runs again:
+// a function literal or a project function among its arguments.
+func (c *ctx) handToRetry(x *ir.Call, args []*value) {
+	for i, a := range x.Args {
+		if lam, ok := a.(*ir.Lambda); ok {
+			c.e.retried[lam.F] = true
+		} else if i < len(args) && args[i] != nil && args[i].fn != nil && !args[i].fn.IsClass {
+			c.e.retried[args[i].fn] = true
+		}
+	}
+}
+
+// retriedOnTheWay is the function a retry library runs again between the
+// function that draws the key and the one that sends it (the sender, or
+// its caller): a key handed to a function tenacity's @retry decorates may
+// be sent by a helper it calls. The sender when there is none.
+func (e *engine) retriedOnTheWay(d drawnKey, o *origin) *ir.Func {
+	sender := d.site.fn
+	if sender == nil || e.retried[sender] {
+		return sender
+	}
+	for _, c := range e.callers[sender] {
+		if e.retried[c] && slices.Contains(e.callers[c], o.fn) {
+			return c
+		}
+	}
+	return sender
+}
+
+// retriedByLibrary reports a key drawn once by o.fn and sent by sender,
+// which a retry library runs again: a literal of o.fn handed to pRetry, or
+// a function o.fn calls that tenacity's @retry decorates. Every try sends
+// the one key, as in a retry loop.
+func (e *engine) retriedByLibrary(sender *ir.Func, o *origin) bool {
+	if o.fn == sender || !e.retried[sender] {
+		return false
+	}
+	return sender.Parent == o.fn || slices.Contains(e.callers[sender], o.fn)
+}
+
 // retriedByHelperInRoute reports a value drawn once in a function only
 // routes reach (or a command run by hand), and sent from a literal of it
 // that a retry helper of the project calls in a loop
-// (withRetry(() => create(…, { idempotencyKey }))): as with a retry loop
+// (withRetry(() => create(…, { idempotencyKey }))), or that a retry
+// library runs again (retriedByLibrary): as with a retry loop
 // in the route itself, every try sends the one key, and nothing
 // redelivers the request.
 func (e *engine) retriedByHelperInRoute(sender *ir.Func, o *origin, repeats map[*ir.Func]bool) bool {
-	if o.fn == sender || sender.Parent != o.fn {
+	if !e.retriedByLibrary(sender, o) && (o.fn == sender || sender.Parent != o.fn) {
 		return false
 	}
-	retried := false
+	retried := e.retried[sender]
 	for _, h := range e.handedLambdas[sender] {
 		retried = retried || callsParamInLoop(h.to, h.arg)
 	}

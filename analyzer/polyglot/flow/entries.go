@@ -35,6 +35,9 @@ func (e *engine) findEntries(f *ir.File) {
 			if k := e.entryKind(fi, ir.Dotted(callee)); k != "" {
 				e.mark(fn, k)
 			}
+			if e.retryDecorator(fi, callee) {
+				e.retried[fn] = true
+			}
 		}
 		if f.ServerActions && fn.Parent == f.Module && !fn.IsClass {
 			// A server action runs for a client's request, like a route:
@@ -47,6 +50,21 @@ func (e *engine) findEntries(f *ir.File) {
 	if fileRoute(f.Path) {
 		e.fileRouteHandlers(fi)
 	}
+}
+
+// retryDecorator reports a decorator a retry library gives (tenacity's
+// @retry, backoff's @on_exception): it runs the function again.
+func (e *engine) retryDecorator(fi *fileInfo, callee ir.Expr) bool {
+	v := e.moduleCtx(fi).eval(callee)
+	if v.mod == "" {
+		return false
+	}
+	for _, p := range fi.tables.Retries {
+		if p.MatchMethod(v.mod, "", v.chain) {
+			return true
+		}
+	}
+	return false
 }
 
 // fileRoutes are the files a framework routes by their path: Next.js's
