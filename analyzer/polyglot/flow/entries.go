@@ -1,6 +1,9 @@
 package flow
 
 import (
+	"encoding/json"
+	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -47,7 +50,7 @@ func (e *engine) findEntries(f *ir.File) {
 		e.registrations(fi, fn, fn.Body)
 	}
 	e.registrations(fi, f.Module, f.Module.Body)
-	if fileRoute(f.Path) {
+	if fileRoute(f.Path) || vercelFunction(f.Path) {
 		e.fileRouteHandlers(fi)
 	}
 }
@@ -76,6 +79,74 @@ func fileRoute(path string) bool {
 	return fileRoutes.MatchString(filepath.ToSlash(path))
 }
 
+// defaultRoutes are the routed files whose default export is the request's
+// handler: Next.js's pages/api, Nuxt's server/api and server/routes
+// (export default defineEventHandler(…)). Vercel's functions are too
+// (vercelFunction).
+var defaultRoutes = regexp.MustCompile(`(^|/)(pages/api/.+|server/(api|routes)/.+)\.(ts|js|mts|mjs)$`)
+
+// vercelFunction reports a file of a Vercel project's api directory (the
+// directory beside its vercel.json): Vercel calls its default export for a
+// request to /api/…, the file's path.
+func vercelFunction(path string) bool {
+	_, _, ok := vercelRoot(path)
+	return ok
+}
+
+// vercelRoot splits a path under an api directory into the project root
+// above it and the URL path Vercel serves it at (/api/cron/payout); ok
+// only when the root holds a vercel.json.
+func vercelRoot(path string) (root, url string, ok bool) {
+	slashed := "/" + filepath.ToSlash(path)
+	i := strings.LastIndex(slashed, "/api/")
+	if i < 0 || !scriptFile.MatchString(slashed) {
+		return "", "", false
+	}
+	root = strings.TrimSuffix(slashed[:i], "/pages") // Next.js's pages/api
+	root = strings.TrimPrefix(root, "/")
+	if root == "" || root == "pages" {
+		root = "."
+	}
+	if _, err := os.Stat(filepath.Join(filepath.FromSlash(root), "vercel.json")); err != nil {
+		return "", "", false
+	}
+	url = strings.TrimSuffix(slashed[i:], filepath.Ext(slashed))
+	return root, strings.TrimSuffix(url, "/index"), true
+}
+
+var scriptFile = regexp.MustCompile(`\.(ts|js|mts|mjs)$`)
+
+// vercelCron reports a file a vercel.json's crons call on schedule: its
+// handler runs again every day, which a plain route's does not.
+func vercelCron(path string) bool {
+	root, url, ok := vercelRoot(path)
+	if !ok {
+		return false
+	}
+	data, err := os.ReadFile(filepath.Join(filepath.FromSlash(root), "vercel.json"))
+	if err != nil {
+		return false
+	}
+	var cfg struct {
+		Crons []struct {
+			Path string `json:"path"`
+		} `json:"crons"`
+	}
+	if json.Unmarshal(data, &cfg) != nil {
+		return false
+	}
+	for _, c := range cfg.Crons {
+		p := c.Path
+		if j := strings.IndexAny(p, "?#"); j >= 0 {
+			p = p[:j]
+		}
+		if strings.TrimSuffix(p, "/") == url {
+			return true
+		}
+	}
+	return false
+}
+
 // routeExports are the module-level names a routed file's framework calls
 // for a client's request: the HTTP methods, SvelteKit's form actions and
 // Remix's action. GET is left out: the method a scheduler calls (Vercel
@@ -88,15 +159,21 @@ var routeExports = map[string]bool{"POST": true, "PUT": true, "PATCH": true, "DE
 // its path: nothing registers them, and nothing redelivers a request.
 func (e *engine) fileRouteHandlers(fi *fileInfo) {
 	mod := fi.f.Module
+	exports := routeExports
+	if (defaultRoutes.MatchString(filepath.ToSlash(fi.f.Path)) || vercelFunction(fi.f.Path)) && !vercelCron(fi.f.Path) {
+		// A scheduled function is left to its callers, out of view.
+		exports = maps.Clone(routeExports)
+		exports["default"] = true
+	}
 	for _, s := range mod.Body {
 		switch s := s.(type) {
 		case *ir.FuncDef:
-			if routeExports[s.Name] {
+			if exports[s.Name] {
 				e.mark(s.F, "route")
 			}
 		case *ir.Assign:
 			n, ok := s.Target.(*ir.Name)
-			if !ok || !routeExports[n.ID] {
+			if !ok || !exports[n.ID] {
 				continue
 			}
 			// export const POST = async (req) => …, = withAuth(async (req) => …),

@@ -34,7 +34,14 @@ func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 		return nil
 	case "export_statement":
 		if d := n.ChildByFieldName("declaration"); d != nil {
-			return l.tsStmt(d)
+			out := l.tsStmt(d)
+			if name := d.ChildByFieldName("name"); name != nil && exportsDefault(l, n) {
+				// export default function handler(req, res): the module's
+				// default export is that function, which a framework that
+				// routes files by path calls.
+				out = append(out, &ir.Assign{Target: &ir.Name{ID: "default", Pos: pos(n)}, Value: &ir.Name{ID: l.text(name), Pos: pos(name)}, Pos: pos(n)})
+			}
+			return out
 		}
 		if src := n.ChildByFieldName("source"); src != nil {
 			l.tsReexport(n, unquote(l.text(src)))
@@ -740,6 +747,16 @@ func (l *lowerer) tsCall(n, fn *node, isNew bool) ir.Expr {
 		return &ir.Str{Kind: "join", Parts: append([]ir.Expr{at.X}, c.Args...), Pos: p}
 	}
 	return c
+}
+
+// exportsDefault reports an export statement with the default keyword.
+func exportsDefault(l *lowerer, n *node) bool {
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if c := n.Child(i); c != nil && l.text(c) == "default" {
+			return true
+		}
+	}
+	return false
 }
 
 // tsNamedType is the class a parameter's type annotation names (: Stripe,
