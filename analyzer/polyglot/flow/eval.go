@@ -461,6 +461,9 @@ func (c *ctx) eval(x ir.Expr) *value {
 }
 
 func (c *ctx) binary(x *ir.Binary) *value {
+	if x.Op == "as" {
+		return c.typeAssertion(x)
+	}
 	l, r := c.eval(x.L), c.eval(x.R)
 	switch x.Op {
 	case "or", "||", "??", "?:":
@@ -525,6 +528,17 @@ func (c *ctx) index(x *ir.Index, obj *value) *value {
 		return union(element(obj), k)
 	}
 	return element(obj)
+}
+
+// typeAssertion is x as T: x, or an instance of T's SDK client when T
+// names one (a Proxy typed as Stripe that forwards to a lazy client).
+func (c *ctx) typeAssertion(x *ir.Binary) *value {
+	v := c.eval(x.L)
+	typ, tv := c.e.declaredType(c.fi, x.R)
+	if client := c.e.sdkInstance(c.fi, typ, tv); client != nil {
+		return client
+	}
+	return v
 }
 
 // str evaluates string building: the taint of every part; the constant

@@ -654,7 +654,17 @@ func (l *lowerer) tsExpr(n *node) ir.Expr {
 		return l.tsCall(n, n.ChildByFieldName("function"), false)
 	case "new_expression":
 		return l.tsCall(n, n.ChildByFieldName("constructor"), true)
-	case "await_expression", "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion", "spread_element":
+	case "as_expression":
+		// new Proxy({} as Stripe, …) as Stripe: the value is declared an
+		// instance of the class the type names, as a parameter can be.
+		if kids := named(n); len(kids) == 2 {
+			switch kids[1].Type() {
+			case "type_identifier", "nested_type_identifier":
+				return &ir.Binary{Op: "as", L: l.tsExpr(kids[0]), R: dottedExpr(l.text(kids[1]), pos(kids[1])), Pos: p}
+			}
+		}
+		return l.tsExpr(named(n)[0])
+	case "await_expression", "parenthesized_expression", "satisfies_expression", "non_null_expression", "type_assertion", "spread_element":
 		for _, c := range named(n) {
 			switch c.Type() {
 			case "type_annotation", "type_identifier", "predefined_type", "generic_type", "type_arguments", "object_type", "union_type":
