@@ -239,6 +239,14 @@ func (e *engine) fieldLabel(pos token.Pos, structType types.Type, field int) *la
 	if kind, ok := e.model.SourceField(pkg, name); ok && (pkg != e.pass.Pkg.Path() || e.model.ConfiguredSourceField(pkg, name)) {
 		return e.originLabel(e.sourceAt(pos, "field "+name, sourceKind(kind)))
 	}
+	if k := identityKind(name); k == kindRequest || k == "" && identityKind(tag) == kindRequest {
+		// A field named RequestID is what the message or body that filled
+		// it says: a webhook's notification id, a client's own request id,
+		// the same when either is sent again. A request's identity is drawn
+		// per request by a middleware or a header (GetReqID, X-Request-Id),
+		// which are read where they are called.
+		return nil
+	}
 	return e.identityNameLabel(pos, "field "+name, messageIDName(structType, name), tag)
 }
 

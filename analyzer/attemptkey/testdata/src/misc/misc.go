@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	mrand "math/rand"
 	"net/http"
 	"strconv"
@@ -167,4 +168,21 @@ func keyMethod(req *http.Request, tenant, order string) {
 func stableKeyMethod(req *http.Request, tenant, order string) {
 	i := Intent{TenantID: tenant, OrderID: order, Nonce: uuid.NewString(), CreatedAt: time.Now()}
 	req.Header.Set("Idempotency-Key", i.StableKey())
+}
+
+type providerNotification struct {
+	RequestID string `json:"requestId"`
+	Amount    int64  `json:"amount"`
+}
+
+// A field named RequestID holds what the body says: the provider's id of
+// the notification, the same when it is delivered again.
+func notificationDedup(w http.ResponseWriter, r *http.Request) {
+	var n providerNotification
+	if err := json.NewDecoder(r.Body).Decode(&n); err != nil {
+		return
+	}
+	req, _ := http.NewRequest("POST", "https://api.provider.example/credit", nil)
+	req.Header.Set("Idempotency-Key", "credit-"+n.RequestID)
+	http.DefaultClient.Do(req)
 }
