@@ -98,7 +98,7 @@ type engine struct {
 	handedTo map[*ir.Func][]*ir.Func
 	webhook  map[*ir.Func]bool
 	// receivers: the functions that receive a webhook, its verifiers and
-	// their callers (receivingWebhooks), once.
+	// their callers (receivesWebhook), once.
 	receivers map[*ir.Func]bool
 	// retried: functions a retry library runs again (handed to pRetry,
 	// decorated with tenacity's @retry), with the same arguments.
