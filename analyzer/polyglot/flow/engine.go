@@ -103,6 +103,8 @@ type engine struct {
 	// retried: functions a retry library runs again (handed to pRetry,
 	// decorated with tenacity's @retry), with the same arguments.
 	retried map[*ir.Func]bool
+	// topLevel: the file declaring each top-level function, once.
+	topLevel map[*ir.Func]*ir.File
 	// Method calls whose receiver could not be resolved
 	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
 	// method name.

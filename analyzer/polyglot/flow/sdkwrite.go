@@ -323,6 +323,11 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 // where it is defined. Such a method is dead code, not one whose callers
 // are out of view.
 func (e *engine) unmentioned(fn *ir.Func) bool {
+	if f := e.topLevelFile(fn); f != nil && f.Lang == "typescript" && !fn.Exported && !fn.IsClass {
+		// A module's function that it does not export only its own file
+		// can call or hand on, in an application or a library alike.
+		return e.onlyDefinedIn(f, fn.Name)
+	}
 	if fn.Member {
 		return len(e.entry) > 0 && e.onlyDefined(fn.Name)
 	}
@@ -371,6 +376,22 @@ func (e *engine) definedCount(name string) int {
 		}
 	}
 	return e.defined[name]
+}
+
+// topLevelFile is the file whose top level declares fn; nil for a method,
+// a nested function or a lambda.
+func (e *engine) topLevelFile(fn *ir.Func) *ir.File {
+	if e.topLevel == nil {
+		e.topLevel = map[*ir.Func]*ir.File{}
+		for _, f := range e.prog.Files {
+			for _, s := range f.Module.Body {
+				if d, ok := s.(*ir.FuncDef); ok {
+					e.topLevel[d.F] = f
+				}
+			}
+		}
+	}
+	return e.topLevel[fn]
 }
 
 // onlyDefinedIn is onlyDefined within one file.

@@ -35,6 +35,11 @@ func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 	case "export_statement":
 		if d := n.ChildByFieldName("declaration"); d != nil {
 			out := l.tsStmt(d)
+			for _, st := range out {
+				if fd, ok := st.(*ir.FuncDef); ok {
+					fd.F.Exported = true
+				}
+			}
 			if name := d.ChildByFieldName("name"); name != nil && exportsDefault(l, n) {
 				// export default function handler(req, res): the module's
 				// default export is that function, which a framework that

@@ -57,6 +57,11 @@ type Func struct {
 	Private bool
 	// Member marks a method of an object literal ({ async charge() {…} }).
 	Member bool
+	// Exported marks a TypeScript or JavaScript function declared in an
+	// export statement (export function charge, export default function):
+	// other modules can import it. A module's other functions only its
+	// own file can call.
+	Exported bool
 	// Bases are a class's base classes (Python's class C(Base): …,
 	// TypeScript's class C extends Base).
 	Bases []Expr
