@@ -105,6 +105,9 @@ type engine struct {
 	retried map[*ir.Func]bool
 	// topLevel: the file declaring each top-level function, once.
 	topLevel map[*ir.Func]*ir.File
+	// importedNames: the names other modules import from each file, once.
+	importedNames map[*ir.File]map[string]bool
+	starExporters map[*ir.File][]*ir.File // barrels: export * from the file
 	// Method calls whose receiver could not be resolved
 	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
 	// method name.

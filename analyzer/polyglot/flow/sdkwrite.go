@@ -1,10 +1,15 @@
 package flow
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
@@ -323,7 +328,10 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 // where it is defined. Such a method is dead code, not one whose callers
 // are out of view.
 func (e *engine) unmentioned(fn *ir.Func) bool {
-	if f := e.topLevelFile(fn); f != nil && f.Lang == "typescript" && !fn.Exported && !fn.IsClass {
+	if f := e.topLevelFile(fn); f != nil && f.Lang == "typescript" && !fn.IsClass {
+		if fn.Exported {
+			return e.deadExport(f, fn)
+		}
 		// A module's function that it does not export only its own file
 		// can call or hand on, in an application or a library alike.
 		return e.onlyDefinedIn(f, fn.Name)
@@ -376,6 +384,66 @@ func (e *engine) definedCount(name string) int {
 		}
 	}
 	return e.defined[name]
+}
+
+// deadExport reports a function a library module of a framework
+// application exports and no module of the project imports. Nothing
+// outside an application imports its modules, and the framework calls
+// only its convention files (routes, pages, hooks, middleware), which are
+// left out; the function's own file never names it again.
+func (e *engine) deadExport(f *ir.File, fn *ir.Func) bool {
+	if !frameworkApp(f.Path) || conventionFile(f.Path) || e.importedFrom(f, fn.Name) {
+		return false
+	}
+	return e.onlyDefinedIn(f, fn.Name)
+}
+
+// importedFrom reports whether another module imports name from f, or binds
+// the whole module to a name (a namespace, require, a dynamic import) or
+// its default export, whose members or value this engine does not follow.
+// A barrel that re-exports all of f (export * from './client') passes on
+// what is imported from it.
+func (e *engine) importedFrom(f *ir.File, name string) bool {
+	return e.importedThrough(f, name, 0)
+}
+
+func (e *engine) importedThrough(f *ir.File, name string, depth int) bool {
+	if e.importedNames == nil {
+		e.indexImports()
+	}
+	names := e.importedNames[f]
+	if names[name] || names[""] || names["default"] || depth > 4 {
+		return true
+	}
+	for _, barrel := range e.starExporters[f] {
+		if e.importedThrough(barrel, name, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexImports records, for each project file, the names other files
+// import from it and the files that re-export all of it.
+func (e *engine) indexImports() {
+	e.importedNames = map[*ir.File]map[string]bool{}
+	e.starExporters = map[*ir.File][]*ir.File{}
+	for _, g := range e.prog.Files {
+		for _, im := range g.Imports {
+			target := e.prog.Resolve(g, im.Module)
+			if target == nil || target == g {
+				continue
+			}
+			if im.Name == "*" {
+				e.starExporters[target] = append(e.starExporters[target], g)
+				continue
+			}
+			if e.importedNames[target] == nil {
+				e.importedNames[target] = map[string]bool{}
+			}
+			e.importedNames[target][im.Name] = true
+		}
+	}
 }
 
 // topLevelFile is the file whose top level declares fn; nil for a method,
@@ -514,4 +582,56 @@ func (e *engine) instanceNames() map[string]map[string]bool {
 // Billing.charge.
 func methodName(fn *ir.Func) string {
 	return strings.TrimPrefix(fn.Name, fn.Class+".")
+}
+
+// frameworks are the dependencies that make a package an application a
+// framework runs by its files' paths.
+var frameworks = []string{"next", "@sveltejs/kit", "nuxt", "@remix-run/react", "@remix-run/node", "astro"}
+
+var appMemo sync.Map // directory → bool
+
+// frameworkApp reports a file of a package whose package.json (the nearest
+// one above it) depends on a framework that runs it: a Next.js, SvelteKit,
+// Nuxt, Remix or Astro application.
+func frameworkApp(path string) bool {
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	for {
+		if v, ok := appMemo.Load(dir); ok {
+			return v.(bool)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		if err == nil {
+			var pkg struct {
+				Dependencies    map[string]string `json:"dependencies"`
+				DevDependencies map[string]string `json:"devDependencies"`
+			}
+			app := false
+			if json.Unmarshal(data, &pkg) == nil {
+				for _, fw := range frameworks {
+					_, dep := pkg.Dependencies[fw]
+					_, dev := pkg.DevDependencies[fw]
+					app = app || dep || dev
+				}
+			}
+			appMemo.Store(dir, app)
+			return app
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
+// conventionFiles are the files a framework calls by their path: routes,
+// pages, layouts, API and server directories, hooks, middleware,
+// instrumentation and entry points. Their exports need no importer.
+var conventionFiles = regexp.MustCompile(`(^|/)((src/)?(app|pages|routes|server|api|plugins|middleware)/|(middleware|instrumentation|hooks(\.server|\.client)?|entry\.[a-z]+|root)\.(ts|js|tsx|jsx|mts|mjs)$)`)
+
+func conventionFile(path string) bool {
+	return conventionFiles.MatchString(filepath.ToSlash(path))
 }

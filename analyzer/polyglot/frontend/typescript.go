@@ -214,10 +214,11 @@ func (l *lowerer) tsRequire(name, value *node) bool {
 }
 
 func (l *lowerer) requireOf(n *node) (string, bool) {
+	// require("./m") and a dynamic import("./m") bind the whole module.
 	if n == nil || n.Type() != "call_expression" {
 		return "", false
 	}
-	if f := n.ChildByFieldName("function"); f == nil || l.text(f) != "require" {
+	if f := n.ChildByFieldName("function"); f == nil || l.text(f) != "require" && l.text(f) != "import" {
 		return "", false
 	}
 	args := named(n.ChildByFieldName("arguments"))

@@ -1,0 +1,9 @@
+import Stripe from "stripe";
+
+const stripe = new Stripe(process.env.STRIPE_KEY!);
+
+// case: reach/application-export finding
+export async function refundLate(paymentIntent: string) {
+  // The cron route loads the module with a dynamic import.
+  await stripe.refunds.create({ payment_intent: paymentIntent, amount: 100 }); // want IDEM002
+}
