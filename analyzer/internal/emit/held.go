@@ -190,11 +190,30 @@ func InterfaceMethods(m *types.Func) string {
 	return methodHashes(types.NewMethodSet(sig.Recv().Type()))
 }
 
+// signatureTypes is a method's signature without its parameters' names,
+// which an interface and the method implementing it need not share
+// (Get(ctx context.Context, key string) (id string, err error) implements
+// Get(context.Context, string) (string, error)).
+func signatureTypes(sig *types.Signature) string {
+	list := func(t *types.Tuple) string {
+		parts := make([]string, t.Len())
+		for i := range parts {
+			parts[i] = types.TypeString(t.At(i).Type(), nil)
+		}
+		return "(" + strings.Join(parts, ",") + ")"
+	}
+	variadic := ""
+	if sig.Variadic() {
+		variadic = "..."
+	}
+	return list(sig.Params()) + variadic + list(sig.Results())
+}
+
 func methodHashes(ms *types.MethodSet) string {
 	var hashes []string
 	for sel := range ms.Methods() {
 		h := fnv.New64a()
-		h.Write([]byte(sel.Obj().Name() + types.TypeString(sel.Type(), nil)))
+		h.Write([]byte(sel.Obj().Name() + signatureTypes(sel.Type().(*types.Signature))))
 		hashes = append(hashes, strconv.FormatUint(h.Sum64(), 36))
 	}
 	slices.Sort(hashes)
