@@ -249,11 +249,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	findings = kept
-	var notes, warnings, held, claims []report.Finding
+	var notes, warnings, held, live, claims []report.Finding
 	kept = findings[:0]
 	for _, f := range findings {
 		if _, ok := strings.CutPrefix(f.Rule, heldPrefix); ok {
 			held = append(held, f)
+		} else if _, ok := strings.CutPrefix(f.Rule, livePrefix); ok {
+			live = append(live, f)
 		} else if _, ok := strings.CutPrefix(f.Rule, claimPrefix); ok {
 			claims = append(claims, f)
 		} else if analyzer, ok := strings.CutPrefix(f.Rule, notePrefix); ok {
@@ -267,6 +269,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	kept = append(kept, unclaimed(held, claims, p.application())...)
+	kept = append(kept, called(live, claims, p.application())...)
 	report.Sort(kept)
 	res.Findings = report.Dedup(kept)
 	report.Sort(notes)
@@ -485,6 +488,38 @@ func unclaimed(held, claims []report.Finding, application bool) []report.Finding
 	return out
 }
 
+// called returns the findings held until called (emit's HoldUntilCalled)
+// that some analyzed package calls, by any call, or, outside an
+// application, that nothing analyzed calls: their callers are out of view.
+// In an application, one nothing calls, refers to or hands on is dead code.
+func called(live, claims []report.Finding, application bool) []report.Finding {
+	index := indexClaims(claims)
+	var out []report.Finding
+	for _, f := range live {
+		f.Rule = strings.TrimPrefix(f.Rule, livePrefix)
+		h := heldFinding{f: f, holders: parseHolders(f.Related)}
+		var own []report.Related
+		for _, r := range f.Related {
+			if !strings.HasPrefix(r.Message, emit.HeldFor) {
+				own = append(own, r)
+			}
+		}
+		switch {
+		case len(index.matching(h.holders)) > 0:
+		case application:
+			continue
+		default:
+			own = append(own, h.finding("which no analyzed package calls by name: its callers are out of view").Related...)
+		}
+		f.Related = own
+		if f.Related == nil {
+			f.Related = []report.Related{}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // heldFinding is a held finding and the functions it hangs on.
 type heldFinding struct {
 	f       report.Finding
@@ -638,6 +673,7 @@ const (
 	notePrefix    = "note:"
 	warningPrefix = "warning:"
 	heldPrefix    = "held:"
+	livePrefix    = "held-live:"
 	claimPrefix   = "claim:"
 )
 
@@ -653,6 +689,8 @@ func toFinding(d vetDiagnostic, analyzer, dir string) report.Finding {
 		rule = warningPrefix + analyzer
 	case emit.HeldCategory:
 		rule = heldPrefix + analyzer
+	case emit.LiveCategory:
+		rule = livePrefix + analyzer
 	case emit.ClaimCategory:
 		rule = claimPrefix + analyzer
 	}

@@ -225,11 +225,22 @@ type Reporter struct {
 	calls   map[*types.Func][]*ast.CallExpr // calls of this package's functions, on first use
 	relayed map[relayKey]bool
 	usage   *Usage
+
+	// Divert, when set, may turn a diagnostic about to be reported, here
+	// or at a generated function's caller, into another: a finding held
+	// for callers in other packages (emit's NewHeldUntilCalled).
+	Divert func(analysis.Diagnostic) analysis.Diagnostic
 }
 
 // NewReporter parses the pass's directives for rule.
 func NewReporter(pass *analysis.Pass, rule string) *Reporter {
-	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files), relayed: map[relayKey]bool{}, usage: usageOf(pass.Pkg)}
+	return NewDivertingReporter(pass, rule, nil)
+}
+
+// NewDivertingReporter is NewReporter with Divert set before the findings
+// of imported generated code are reported at their calls here.
+func NewDivertingReporter(pass *analysis.Pass, rule string, divert func(analysis.Diagnostic) analysis.Diagnostic) *Reporter {
+	r := &Reporter{Pass: pass, Rule: rule, Index: Parse(pass.Fset, pass.Files), relayed: map[relayKey]bool{}, usage: usageOf(pass.Pkg), Divert: divert}
 	r.usage.markRan(rule)
 	for _, f := range pass.Files {
 		if IsGenerated(pass.Fset, f) {
@@ -337,6 +348,9 @@ func (r *Reporter) report(d analysis.Diagnostic) {
 	}
 	if d.Category == "" {
 		d.Category = r.Rule
+	}
+	if r.Divert != nil {
+		d = r.Divert(d)
 	}
 	r.Pass.Report(d)
 }

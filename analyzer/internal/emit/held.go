@@ -21,6 +21,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
 )
 
 // Diagnostic categories of held findings and claims; the driver reads
@@ -28,6 +30,9 @@ import (
 const (
 	HeldCategory  = "held"
 	ClaimCategory = "claim"
+	// LiveCategory marks a finding held until called: any claim on the
+	// functions it hangs on makes it a finding, whatever the call does.
+	LiveCategory = "held-live"
 	// HeldFor starts the related information naming a function a held
 	// finding hangs on: HeldFor + FuncKey(fn) + HeldAs + its short name.
 	HeldFor = "held for "
@@ -68,6 +73,30 @@ func (r *Reporter) Hold(pos token.Pos, msg string, fns []*types.Func, calledInVi
 		r.rep.Pass.Report(analysis.Diagnostic{Pos: pos, Category: HeldCategory, Message: msg, Related: heldFor(fns, calledInView)})
 	}
 	return true, true
+}
+
+// NewHeldUntilCalled is New for a rule whose findings are held until
+// called: each finding whose code only exported functions lead to that
+// this package does not call (outOfView names them) is one wherever its
+// code runs (IDEM007's unscoped lookup), but not in dead code. The driver
+// reports it when a package claims one of those functions, by any call,
+// drops it in an application when none does, and reports it as called out
+// of view otherwise. Findings relocated from generated code are held the
+// same way. Without holding, it is New.
+func NewHeldUntilCalled(pass *analysis.Pass, id string, outOfView func(token.Pos) ([]*types.Func, bool), calledInView func(*types.Func) bool) *Reporter {
+	if !holding {
+		return New(pass, id)
+	}
+	divert := func(d analysis.Diagnostic) analysis.Diagnostic {
+		fns, ok := outOfView(d.Pos)
+		if !ok {
+			return d
+		}
+		d.Category = LiveCategory
+		d.Related = append(heldFor(fns, calledInView), d.Related...)
+		return d
+	}
+	return &Reporter{rep: directive.NewDivertingReporter(pass, id, divert), seen: map[token.Pos]bool{}}
 }
 
 // Claim records that a call at pos calls fn, on which findings are held:
