@@ -187,6 +187,9 @@ func (l *lowerer) tsExprStmt(n *node) []ir.Stmt {
 func (l *lowerer) tsRequire(name, value *node) bool {
 	member := ""
 	v := value
+	if v.Type() == "await_expression" && len(named(v)) == 1 {
+		v = named(v)[0] // const { stripe } = await import("./stripe")
+	}
 	if v.Type() == "member_expression" {
 		member = l.text(v.ChildByFieldName("property"))
 		v = v.ChildByFieldName("object")
