@@ -424,7 +424,7 @@ func (e *engine) importedThrough(f *ir.File, name string, depth int) bool {
 }
 
 // indexImports records, for each project file, the names other files
-// import from it and the files that re-export all of it.
+// import from it and use, and the files that re-export all of it.
 func (e *engine) indexImports() {
 	e.importedNames = map[*ir.File]map[string]bool{}
 	e.starExporters = map[*ir.File][]*ir.File{}
@@ -436,6 +436,11 @@ func (e *engine) indexImports() {
 			}
 			if im.Name == "*" {
 				e.starExporters[target] = append(e.starExporters[target], g)
+				continue
+			}
+			if im.Name != "" && im.Name != "default" && !im.Reexport && e.prog.Source != nil && e.fileWords(g)[im.Local] < 2 {
+				// Imported and never named again: an unused import
+				// calls nothing.
 				continue
 			}
 			if e.importedNames[target] == nil {

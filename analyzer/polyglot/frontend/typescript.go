@@ -267,6 +267,12 @@ func (l *lowerer) tsImport(n *node) {
 // from m import *).
 func (l *lowerer) tsReexport(n *node, mod string) {
 	star := true
+	first := len(l.file.Imports)
+	defer func() {
+		for i := first; i < len(l.file.Imports); i++ {
+			l.file.Imports[i].Reexport = true
+		}
+	}()
 	for _, c := range named(n) {
 		switch c.Type() {
 		case "export_clause":

@@ -31,6 +31,9 @@ type Import struct {
 	Local  string // the name bound in the file
 	Module string // as written: "uuid", "./util", "..pkg.mod", "@/lib/x"
 	Name   string // the member imported; "" binds the module itself
+	// Reexport: export … from "m" binds the name for the modules that
+	// import this one, whether or not this file uses it.
+	Reexport bool
 }
 
 // Ignore is an idemcheck:ignore directive.

@@ -1,5 +1,5 @@
 // A GET a scheduler calls: judged by its callers, out of view.
-import { payOutWeekly } from "../../../../lib";
+import { payOutWeekly, payOutBonus } from "../../../../lib";
 
 export async function GET() {
   await payOutWeekly("acct_1", 5000);
