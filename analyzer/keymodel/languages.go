@@ -39,6 +39,12 @@ type Tables struct {
 	// making one receives a webhook, which its sender retries until it
 	// gets a 2xx, so code it reaches can run again for one event.
 	Webhooks []config.Pattern
+	// Endpoints are providers' HTTP APIs called without their SDK: a
+	// request whose URL (Function, matched against the URL's text, with
+	// "…" for a part not known here) and body field (Field) match does
+	// what Kind says. A YooKassa payment that asks for the payer's
+	// confirmation moves no money when it is created.
+	Endpoints []config.Pattern
 	// Retries are a retry library's calls and decorators, which run the
 	// function handed to them (or decorated) again until it succeeds, with
 	// the same arguments: a key drawn inside it is drawn per try, and one
@@ -258,6 +264,9 @@ var pythonTables = Tables{
 		{Package: "fastapi", Function: "Request"},
 		{Package: "django.http", Function: "HttpRequest"},
 	},
+	Endpoints: []config.Pattern{
+		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "confirmation", Kind: "harmless"},
+	},
 	Retries: []config.Pattern{
 		{Package: "tenacity", Function: "retry|Retrying|AsyncRetrying"},
 		{Package: "backoff", Function: "on_exception|on_predicate"},
@@ -417,6 +426,9 @@ var typescriptTables = Tables{
 		{Package: "koa", Function: "Context|Request|ParameterizedContext"},
 		{Package: "next/server", Function: "NextRequest"},
 	},
+	Endpoints: []config.Pattern{
+		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "confirmation", Kind: "harmless"},
+	},
 	Retries: []config.Pattern{
 		// Default exports: pRetry(fn), retry(fn) and promiseRetry(fn) are
 		// the module itself.
@@ -448,7 +460,7 @@ func builtinTables() map[string]Tables {
 }
 
 func compileTables(t Tables) Tables {
-	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks, t.Retries, t.Requests} {
+	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks, t.Retries, t.Endpoints, t.Requests} {
 		mustCompileList(list)
 	}
 	return t

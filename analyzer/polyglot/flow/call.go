@@ -569,7 +569,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if !(onValue && recv.local) {
 		// A method of a list or dict built here (push, append) keeps
 		// its arguments in memory; nothing leaves.
-		c.inert = actingSDK(t, mod) && !known
+		c.inert = actingSDK(t, mod) && !known || harmlessEndpoint(t, x, args, kwargs)
 		c.scanSinks(x, name, args, kwargs)
 		if known && p.Key > 0 && p.Key <= len(x.Args) {
 			// Payment.create(params, idempotency_key): the SDK's key is
@@ -977,6 +977,74 @@ func (e *engine) reportDrawnKeys() {
 type handOff struct {
 	to  *ir.Func
 	arg int
+}
+
+// harmlessEndpoint reports a request to a provider's API that the key
+// model's Endpoints call harmless: its URL (the call's first argument, or
+// its url= keyword) and a field of its body match an entry.
+func harmlessEndpoint(t keymodel.Tables, x *ir.Call, args, kwargs []*value) bool {
+	url := ""
+	if len(x.Args) > 0 {
+		url = urlText(x.Args[0], args[0])
+	}
+	for i, kv := range x.Kwargs {
+		if kv.Key == "url" {
+			url = urlText(kv.Value, kwargs[i])
+		}
+	}
+	if url == "" {
+		return false
+	}
+	for _, p := range t.Endpoints {
+		if p.Kind != "harmless" || p.FunctionPattern() == nil || !p.FunctionPattern().MatchString(url) {
+			continue
+		}
+		for _, v := range append(append([]*value(nil), args...), kwargs...) {
+			if fp := p.FieldPattern(); fp != nil && v != nil && hasFieldWithin(v, fp, 2) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// urlText is a URL argument's text: its value when known, else its
+// literal parts with "…" for each part not known here
+// (f"{self.base_url}/payments" is "…/payments").
+func urlText(x ir.Expr, v *value) string {
+	if v != nil && v.hasStr {
+		return v.str
+	}
+	s, ok := x.(*ir.Str)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for _, part := range s.Parts {
+		if lit, ok := part.(*ir.Lit); ok && lit.Kind == "str" {
+			b.WriteString(lit.Value)
+		} else if !strings.HasSuffix(b.String(), "…") {
+			b.WriteString("…")
+		}
+	}
+	return b.String()
+}
+
+// hasFieldWithin reports a field matching fp in v or in its fields, down
+// to depth levels (fetch(url, { body: JSON.stringify({ confirmation }) })).
+func hasFieldWithin(v *value, fp *regexp.Regexp, depth int) bool {
+	if hasField(v, fp) {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, f := range v.fields {
+		if f != nil && hasFieldWithin(f, fp, depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // handToRetry records the functions a retry library's call runs again:
