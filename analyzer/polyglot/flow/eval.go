@@ -643,7 +643,13 @@ func (c *ctx) attr(obj *value, name string, p ir.Pos) *value {
 		}
 	case obj.class != "":
 		if m, ok := c.classMethod(obj, name); ok {
-			return &value{fn: m.fn, file: m.file, recv: obj}
+			method := &value{fn: m.fn, file: m.file, recv: obj}
+			if isProperty(m.fn) {
+				// obj.key runs the getter: a key it draws is drawn at
+				// every read.
+				return c.callProject(&ir.Call{Fun: &ir.Attr{Name: name, Pos: p}, Pos: p}, method, obj, nil, nil)
+			}
+			return method
 		}
 	}
 	v := field(obj, name)
@@ -660,6 +666,19 @@ func (c *ctx) attr(obj *value, name string, p ir.Pos) *value {
 		}
 	}
 	return v
+}
+
+// isProperty reports a method read as an attribute: Python's @property
+// (and Django's @classproperty); not @cached_property, whose value is
+// kept.
+func isProperty(fn *ir.Func) bool {
+	for _, d := range fn.Decorators {
+		switch ir.Dotted(d) {
+		case "property", "classproperty", "functional.classproperty":
+			return true
+		}
+	}
+	return false
 }
 
 type method struct {

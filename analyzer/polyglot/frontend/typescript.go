@@ -468,6 +468,11 @@ func (l *lowerer) tsClass(n *node) []ir.Stmt {
 					}
 				}
 				f.Decorators = append(f.Decorators, decorators...)
+				if accessor(l, m) == "get" {
+					// get key() {…}: read as an attribute, run at every
+					// read, as Python's @property.
+					f.Decorators = append(f.Decorators, &ir.Name{ID: "property", Pos: pos(m)})
+				}
 			}
 			decorators = nil
 			if fname, fn := classFieldFunc(l, m); fn != nil {
@@ -772,6 +777,20 @@ func (l *lowerer) tsCall(n, fn *node, isNew bool) ir.Expr {
 		return &ir.Str{Kind: "join", Parts: append([]ir.Expr{at.X}, c.Args...), Pos: p}
 	}
 	return c
+}
+
+// accessor is "get" or "set" for a getter or setter method, else "".
+func accessor(l *lowerer, m *node) string {
+	for i := 0; i < int(m.ChildCount()); i++ {
+		c := m.Child(i)
+		if c == nil || c == m.ChildByFieldName("name") {
+			break
+		}
+		if t := l.text(c); t == "get" || t == "set" {
+			return t
+		}
+	}
+	return ""
 }
 
 // exportsDefault reports an export statement with the default keyword.
