@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       Rule.URL(),
 	Run:       run,
 	Requires:  []*analysis.Analyzer{keymodel.Analyzer, reach.Analyzer},
-	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings), new(retriedKeys)},
+	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings), new(retriedKeys), new(heldKeys)},
 }
 
 // generatedFindings relays findings inside generated code to callers in
@@ -62,10 +62,10 @@ var statsEnabled = os.Getenv("IDEMCHECK_ATTEMPTKEY_STATS") != ""
 const remedy = "derive it from the frozen intent, or persist it before acting and read it back"
 
 func run(pass *analysis.Pass) (any, error) {
-	rep := directive.NewReporter(pass, Rule.ID)
 	if isStandard(pass) {
 		return nil, nil
 	}
+	rep := heldReporter(pass, reach.Of(pass))
 	pass.ExportPackageFact(&analyzed{})
 	e := newEngine(pass, keymodel.Of(pass), keyPattern.m)
 	e.reach = reach.Of(pass)

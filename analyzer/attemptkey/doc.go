@@ -24,6 +24,13 @@
 // SDK's operation that moves no money (a customer, a tax calculation, a
 // cancel): a retry leaves a spare object, not a second charge.
 //
+// In Go, a key drawn in code that only exported functions its package does
+// not call lead to (no route, consumer or main of the package reaches it) is
+// reported when some analyzed package calls one of them, directly or through
+// an interface; when lint's patterns hold a main package, one nothing calls
+// is dead code and is not reported; linting a library alone leaves its
+// callers out of view, and it is reported, naming the function it is
+// reached through.//
 // # Fix
 //
 // Derive the key from the frozen intent (HMAC over an explicit field list of the

@@ -150,6 +150,16 @@ func (r *Result) OutOfViewThrough(pos token.Pos) (fns []*types.Func, ok bool) {
 	return fns, len(fns) > 0
 }
 
+// OnlyOutOfViewThrough is OutOfViewThrough for code that nothing in view
+// reaches otherwise: no entry (a route, a consumer, main) of this package
+// leads to it, only the exported functions it returns.
+func (r *Result) OnlyOutOfViewThrough(pos token.Pos) ([]*types.Func, bool) {
+	if r.At(pos) != OutOfView {
+		return nil, false
+	}
+	return r.OutOfViewThrough(pos)
+}
+
 // Of returns the result computed for the pass.
 func Of(pass *analysis.Pass) *Result { return pass.ResultOf[Analyzer].(*Result) }
 

@@ -34,34 +34,13 @@ func (*heldLookups) String() string { return "held unscoped lookups" }
 // out of view lead to, and claims this package's calls of imported
 // functions that hold some.
 func heldReporter(pass *analysis.Pass, r *reach.Result) *emit.Reporter {
-	if !emit.Holding() {
-		return emit.New(pass, Rule.ID)
-	}
-	for _, file := range pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				claimHeld(pass, call)
-			}
-			return true
-		})
-	}
+	emit.ClaimCalls(pass, func(call *ast.CallExpr) *types.Func { return keyflow.Callee(pass.TypesInfo, call) },
+		func(fn *types.Func) bool { return pass.ImportObjectFact(fn, new(heldLookups)) })
 	return emit.NewHeldUntilCalled(pass, Rule.ID, func(pos token.Pos) ([]*types.Func, bool) {
-		fns, ok := r.OutOfViewThrough(pos)
+		fns, ok := r.OnlyOutOfViewThrough(pos)
 		for _, fn := range fns {
 			pass.ExportObjectFact(fn, new(heldLookups))
 		}
 		return fns, ok
 	}, r.CalledInView)
-}
-
-// claimHeld claims a call of another package's function that holds
-// lookups.
-func claimHeld(pass *analysis.Pass, call *ast.CallExpr) {
-	fn := keyflow.Callee(pass.TypesInfo, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
-		return
-	}
-	if pass.ImportObjectFact(fn, new(heldLookups)) {
-		emit.Claim(pass, call.Pos(), fn)
-	}
 }

@@ -13,6 +13,7 @@ package emit
 // on when lint runs the analyzers (SetHolding).
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"hash/fnv"
@@ -76,18 +77,27 @@ func (r *Reporter) Hold(pos token.Pos, msg string, fns []*types.Func, calledInVi
 }
 
 // NewHeldUntilCalled is New for a rule whose findings are held until
-// called: each finding whose code only exported functions lead to that
-// this package does not call (outOfView names them) is one wherever its
-// code runs (IDEM007's unscoped lookup), but not in dead code. The driver
-// reports it when a package claims one of those functions, by any call,
-// drops it in an application when none does, and reports it as called out
-// of view otherwise. Findings relocated from generated code are held the
-// same way. Without holding, it is New.
+// called (HoldUntilCalled). Without holding, it is New.
 func NewHeldUntilCalled(pass *analysis.Pass, id string, outOfView func(token.Pos) ([]*types.Func, bool), calledInView func(*types.Func) bool) *Reporter {
 	if !holding {
 		return New(pass, id)
 	}
-	divert := func(d analysis.Diagnostic) analysis.Diagnostic {
+	return &Reporter{rep: directive.NewDivertingReporter(pass, id, HoldUntilCalled(outOfView, calledInView)), seen: map[token.Pos]bool{}}
+}
+
+// HoldUntilCalled is a directive.Reporter's Divert for a finding that is
+// one wherever its code runs (IDEM007's unscoped lookup, IDEM001's key
+// drawn per call), but not in dead code: one whose code only exported
+// functions lead to that its package does not call (outOfView names them)
+// is held for the driver. The driver reports it when a package claims one
+// of those functions, by any call, drops it in an application when none
+// does, and reports it as called out of view otherwise. nil without
+// holding.
+func HoldUntilCalled(outOfView func(token.Pos) ([]*types.Func, bool), calledInView func(*types.Func) bool) func(analysis.Diagnostic) analysis.Diagnostic {
+	if !holding {
+		return nil
+	}
+	return func(d analysis.Diagnostic) analysis.Diagnostic {
 		fns, ok := outOfView(d.Pos)
 		if !ok {
 			return d
@@ -96,7 +106,26 @@ func NewHeldUntilCalled(pass *analysis.Pass, id string, outOfView func(token.Pos
 		d.Related = append(heldFor(fns, calledInView), d.Related...)
 		return d
 	}
-	return &Reporter{rep: directive.NewDivertingReporter(pass, id, divert), seen: map[token.Pos]bool{}}
+}
+
+// ClaimCalls claims, for the driver, each call in the package of another
+// package's function that held(fn) says holds findings until called.
+func ClaimCalls(pass *analysis.Pass, callee func(*ast.CallExpr) *types.Func, held func(*types.Func) bool) {
+	if !holding {
+		return
+	}
+	for _, file := range pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if fn := callee(call); fn != nil && fn.Pkg() != nil && fn.Pkg() != pass.Pkg && held(fn) {
+				Claim(pass, call.Pos(), fn)
+			}
+			return true
+		})
+	}
 }
 
 // Claim records that a call at pos calls fn, on which findings are held:
