@@ -233,7 +233,10 @@ func (e *engine) receivesWebhook(fn *ir.Func) bool {
 		for range 3 {
 			var next []*ir.Func
 			for _, f := range level {
-				if e.receivers[f] {
+				if e.receivers[f] || f.Name == "<module>" || f.IsClass {
+					// A module's top level registers its routes: it
+					// receives no request itself, and every function in
+					// its file would count as its code.
 					continue
 				}
 				e.receivers[f] = true
