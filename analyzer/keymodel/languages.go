@@ -265,6 +265,9 @@ var pythonTables = Tables{
 		{Package: "django.http", Function: "HttpRequest"},
 	},
 	Endpoints: []config.Pattern{
+		// As for the SDK: a payment on a saved method charges at once,
+		// confirmation or not.
+		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "payment_method_id", Kind: "create"},
 		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "confirmation", Kind: "harmless"},
 	},
 	Retries: []config.Pattern{
@@ -427,6 +430,9 @@ var typescriptTables = Tables{
 		{Package: "next/server", Function: "NextRequest"},
 	},
 	Endpoints: []config.Pattern{
+		// As for the SDK: a payment on a saved method charges at once,
+		// confirmation or not.
+		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "payment_method_id", Kind: "create"},
 		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "confirmation", Kind: "harmless"},
 	},
 	Retries: []config.Pattern{

@@ -980,8 +980,9 @@ type handOff struct {
 }
 
 // harmlessEndpoint reports a request to a provider's API that the key
-// model's Endpoints call harmless: its URL (the call's first argument, or
-// its url= keyword) and a field of its body match an entry.
+// model's Endpoints call harmless: the first entry that its URL (the
+// call's first argument, or its url= keyword) and a field of its body
+// match says so.
 func harmlessEndpoint(t keymodel.Tables, x *ir.Call, args, kwargs []*value) bool {
 	url := ""
 	if len(x.Args) > 0 {
@@ -995,13 +996,14 @@ func harmlessEndpoint(t keymodel.Tables, x *ir.Call, args, kwargs []*value) bool
 	if url == "" {
 		return false
 	}
+	// The first entry whose URL and field match decides.
 	for _, p := range t.Endpoints {
-		if p.Kind != "harmless" || p.FunctionPattern() == nil || !p.FunctionPattern().MatchString(url) {
+		if p.FunctionPattern() == nil || !p.FunctionPattern().MatchString(url) {
 			continue
 		}
 		for _, v := range append(append([]*value(nil), args...), kwargs...) {
 			if fp := p.FieldPattern(); fp != nil && v != nil && hasFieldWithin(v, fp, 2) {
-				return true
+				return p.Kind == "harmless"
 			}
 		}
 	}

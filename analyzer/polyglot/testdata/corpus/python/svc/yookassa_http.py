@@ -24,3 +24,15 @@ def charge_saved_method(cents, method_id):
     headers = {"Idempotence-Key": str(uuid.uuid4())}  # want IDEM001
     payload = {"amount": {"value": cents / 100, "currency": "RUB"}, "payment_method_id": method_id, "capture": True}
     return requests.post(API, headers=headers, json=payload, auth=("shop", "key"))
+
+
+# case: sink/provider-endpoint finding
+def renew_on_saved_method(cents, method_id, return_url):
+    # A saved method is charged at once, confirmation or not.
+    headers = {"Idempotence-Key": str(uuid.uuid4())}  # want IDEM001
+    payload = {
+        "amount": {"value": cents / 100, "currency": "RUB"},
+        "payment_method_id": method_id,
+        "confirmation": {"type": "redirect", "return_url": return_url},
+    }
+    return requests.post(API, headers=headers, json=payload, auth=("shop", "key"))
