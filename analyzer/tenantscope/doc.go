@@ -23,13 +23,8 @@
 // defined elsewhere, or defined twice with different columns, is not
 // reported.
 //
-// In Go, a lookup that only exported functions its package does not call
-// lead to (a repository's method; no route, consumer or main of the package
-// reaches it) is reported when some analyzed package
-// calls one of them, directly or through an interface; when lint's
-// patterns hold a main package, a lookup nothing calls is dead code and is
-// not reported; linting a library alone leaves its callers out of view,
-// and it is reported, naming the function it is reached through.
+// A lookup nothing calls yet is reported too: the SQL is the defect, and
+// the first caller inherits it.
 //
 // # Fix
 //

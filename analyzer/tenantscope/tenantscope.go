@@ -9,7 +9,6 @@ import (
 	"github.com/idemcheck/idemcheck/analyzer/internal/emit"
 	"github.com/idemcheck/idemcheck/analyzer/internal/sqlquery"
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
-	"github.com/idemcheck/idemcheck/analyzer/reach"
 )
 
 // Analyzer reports idempotency-table lookups by key without a tenant
@@ -18,11 +17,11 @@ var Analyzer = &analysis.Analyzer{
 	Name:     Rule.ID,
 	Doc:      Rule.Doc(),
 	URL:      Rule.URL(),
-	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer, reach.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, keymodel.Analyzer},
 	Run:      run,
 	// Findings in generated code (sqlc's queries) are reported at their
 	// callers, in other packages too.
-	FactTypes: []analysis.Fact{new(directive.GeneratedFindings), new(heldLookups)},
+	FactTypes: []analysis.Fact{new(directive.GeneratedFindings)},
 }
 
 func init() {
@@ -34,7 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	rep := heldReporter(pass, reach.Of(pass))
+	rep := emit.New(pass, Rule.ID)
 	cfg := keymodel.Of(pass).Config
 	var named map[string][]string // constraint names, resolved on first use
 	resolve := func(name string) ([]string, bool) {
