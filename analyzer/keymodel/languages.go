@@ -264,12 +264,7 @@ var pythonTables = Tables{
 		{Package: "fastapi", Function: "Request"},
 		{Package: "django.http", Function: "HttpRequest"},
 	},
-	Endpoints: []config.Pattern{
-		// As for the SDK: a payment on a saved method charges at once,
-		// confirmation or not.
-		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "payment_method_id", Kind: "create"},
-		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "confirmation", Kind: "harmless"},
-	},
+	Endpoints: providerEndpoints,
 	Retries: []config.Pattern{
 		{Package: "tenacity", Function: "retry|Retrying|AsyncRetrying"},
 		{Package: "backoff", Function: "on_exception|on_predicate"},
@@ -284,6 +279,14 @@ var pythonTables = Tables{
 		inPackages([]string{"svix", "standardwebhooks"}, config.Pattern{Function: "(webhooks\\.)?(Webhook\\.)?verify"}),
 		inPackages([]string{"svix.webhooks", "standardwebhooks.webhooks"}, config.Pattern{Function: "(Webhook\\.)?verify"}),
 	),
+}
+
+// providerEndpoints are the providers' HTTP APIs, called the same way from
+// any language. As for YooKassa's SDK, a payment on a saved method
+// charges at once, confirmation or not.
+var providerEndpoints = []config.Pattern{
+	{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "payment_method_id", Kind: "create"},
+	{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "confirmation", Kind: "harmless"},
 }
 
 var typescriptTables = Tables{
@@ -429,12 +432,7 @@ var typescriptTables = Tables{
 		{Package: "koa", Function: "Context|Request|ParameterizedContext"},
 		{Package: "next/server", Function: "NextRequest"},
 	},
-	Endpoints: []config.Pattern{
-		// As for the SDK: a payment on a saved method charges at once,
-		// confirmation or not.
-		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "payment_method_id", Kind: "create"},
-		{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "confirmation", Kind: "harmless"},
-	},
+	Endpoints: providerEndpoints,
 	Retries: []config.Pattern{
 		// Default exports: pRetry(fn), retry(fn) and promiseRetry(fn) are
 		// the module itself.

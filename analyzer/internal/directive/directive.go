@@ -228,7 +228,7 @@ type Reporter struct {
 
 	// Divert, when set, may turn a diagnostic about to be reported, here
 	// or at a generated function's caller, into another: a finding held
-	// for callers in other packages (emit's NewHeldUntilCalled).
+	// for callers in other packages (emit's HoldUntilCalled).
 	Divert func(analysis.Diagnostic) analysis.Diagnostic
 }
 

@@ -22,8 +22,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/idemcheck/idemcheck/analyzer/internal/directive"
 )
 
 // Diagnostic categories of held findings and claims; the driver reads
@@ -74,15 +72,6 @@ func (r *Reporter) Hold(pos token.Pos, msg string, fns []*types.Func, calledInVi
 		r.rep.Pass.Report(analysis.Diagnostic{Pos: pos, Category: HeldCategory, Message: msg, Related: heldFor(fns, calledInView)})
 	}
 	return true, true
-}
-
-// NewHeldUntilCalled is New for a rule whose findings are held until
-// called (HoldUntilCalled). Without holding, it is New.
-func NewHeldUntilCalled(pass *analysis.Pass, id string, outOfView func(token.Pos) ([]*types.Func, bool), calledInView func(*types.Func) bool) *Reporter {
-	if !holding {
-		return New(pass, id)
-	}
-	return &Reporter{rep: directive.NewDivertingReporter(pass, id, HoldUntilCalled(outOfView, calledInView)), seen: map[token.Pos]bool{}}
 }
 
 // HoldUntilCalled is a directive.Reporter's Divert for a finding that is
