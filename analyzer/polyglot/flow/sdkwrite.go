@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
@@ -395,7 +394,7 @@ func (e *engine) definedCount(name string) int {
 // only its convention files (routes, pages, hooks, middleware), which are
 // left out; the function's own file never names it again.
 func (e *engine) deadExport(f *ir.File, fn *ir.Func) bool {
-	if !frameworkApp(f.Path) || conventionFile(f.Path) || e.importedFrom(f, fn.Name) {
+	if !e.frameworkApp(f.Path) || conventionFile(f.Path) || e.importedFrom(f, fn.Name) {
 		return false
 	}
 	return e.onlyDefinedIn(f, fn.Name)
@@ -596,19 +595,21 @@ func methodName(fn *ir.Func) string {
 // framework runs by its files' paths.
 var frameworks = []string{"next", "@sveltejs/kit", "nuxt", "@remix-run/react", "@remix-run/node", "astro"}
 
-var appMemo sync.Map // directory → bool
-
 // frameworkApp reports a file of a package whose package.json (the nearest
 // one above it) depends on a framework that runs it: a Next.js, SvelteKit,
-// Nuxt, Remix or Astro application.
-func frameworkApp(path string) bool {
+// Nuxt, Remix or Astro application. Each package.json is read once per
+// analysis.
+func (e *engine) frameworkApp(path string) bool {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return false
 	}
+	if e.apps == nil {
+		e.apps = map[string]bool{}
+	}
 	for {
-		if v, ok := appMemo.Load(dir); ok {
-			return v.(bool)
+		if app, ok := e.apps[dir]; ok {
+			return app
 		}
 		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
 		if err == nil {
@@ -624,7 +625,7 @@ func frameworkApp(path string) bool {
 					app = app || dep || dev
 				}
 			}
-			appMemo.Store(dir, app)
+			e.apps[dir] = app
 			return app
 		}
 		parent := filepath.Dir(dir)
