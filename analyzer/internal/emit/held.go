@@ -75,8 +75,8 @@ func (r *Reporter) Hold(pos token.Pos, msg string, fns []*types.Func, calledInVi
 }
 
 // HoldUntilCalled is a directive.Reporter's Divert for a finding that is
-// one wherever its code runs (IDEM007's unscoped lookup, IDEM001's key
-// drawn per call), but not in dead code: one whose code only exported
+// one wherever its code runs (IDEM001's key drawn per call), but not in
+// dead code: one whose code only exported
 // functions lead to that its package does not call (outOfView names them)
 // is held for the driver. The driver reports it when a package claims one
 // of those functions, by any call, drops it in an application when none
