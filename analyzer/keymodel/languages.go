@@ -139,6 +139,11 @@ var pythonTables = Tables{
 		// from the clock selects rows; it does not become their ids).
 		{Package: "sqlalchemy", Function: "select|text"},
 		{Package: "sqlalchemy.future", Function: "select"},
+		// Firestore: documents read back (a query's where("due", "<=",
+		// now) selects documents; it does not become their ids).
+		{Package: "google.cloud.firestore", Function: "(.*\\.)?(get|stream|get_all)"},
+		{Package: "google.cloud.firestore_v1", Function: "(.*\\.)?(get|stream|get_all)"},
+		{Package: "firebase_admin.firestore", Function: "(.*\\.)?(get|stream|get_all)"},
 	},
 	Operations: slices.Concat([]config.Pattern{
 		// stripe-python: stripe.Refund.create(…), and StripeClient's
@@ -203,6 +208,9 @@ var pythonTables = Tables{
 			// a log line's fields never leave as a key.
 			{Function: "(.*\\.)?(logger|log|LOGGER|LOG|logging)\\..*|(.*\\.)?(debug|info|warning|warn|exception|critical)", Receiver: ".+", Kind: "observe"},
 			{Function: "save|add|add_all|merge|bulk_create|insert_one|insert_many|update_one|set|setnx|hset|hsetnx|sadd|put_item", Receiver: ".+", Kind: "store"},
+			// Through a repository or session held in a field
+			// (self.repo.save(row), self.db.payments.insert_one(doc)).
+			{Function: ".+\\.(save|bulk_create|insert_one|insert_many|update_one|put_item)", Receiver: ".+", Kind: "store"},
 			// aiogram's FSM storage (Redis or memory): a later step of the
 			// dialog reads what this one stores (state.get_data()).
 			{Function: "update_data|set_data", Receiver: ".+", Kind: "store"},
@@ -336,7 +344,20 @@ var typescriptTables = Tables{
 		{Package: "process", Function: "env.*"},
 		// Rows read back: pg, knex, Prisma, TypeORM, drizzle.
 		{Function: "first|pluck|findOne|findOneBy|findOneOrFail|findOneByOrFail|findBy|findUnique.*|findFirst.*|findOrCreate|upsert|select|selectDistinct|oneOrNone|one|many|manyOrNone|any", Receiver: ".+"},
+		// The same through a repository held in a field (NestJS's
+		// this.payouts.find({ where: { createdAt: LessThan(new Date()) } })),
+		// and TypeORM's query builder: rows read back, whatever their
+		// filter compares.
+		{Function: ".+\\.(find|findAndCount|findOne|findOneBy|findOneOrFail|findOneByOrFail|findBy|findUnique.*|findFirst.*|findMany|findOrCreate|oneOrNone|manyOrNone)", Receiver: ".+"},
+		{Function: "(.*\\.)?(getMany|getOne|getOneOrFail|getRawMany|getRawOne|getManyAndCount)", Receiver: ".+"},
 		{Package: "@prisma/client", Function: ".*\\.(find.*|upsert|count|aggregate)"},
+		// Firestore, admin and client SDKs: documents read back, whatever
+		// a query's where() compares them with.
+		{Package: "firebase-admin/...", Function: "(.*\\.)?(get|getAll)"},
+		{Package: "@google-cloud/firestore", Function: "(.*\\.)?(get|getAll)"},
+		{Package: "firebase/firestore", Function: "getDocs?|getDocsFromServer|getDocFromServer|getCountFromServer"},
+		// Mongoose models: documents read back.
+		{Package: "mongoose", Function: "(.*\\.)?(find|findById|findOne.*|aggregate|countDocuments|exists|distinct)"},
 	},
 	Operations: []config.Pattern{
 		// stripe-node: stripe.refunds.create(params, { idempotencyKey }).
@@ -382,6 +403,10 @@ var typescriptTables = Tables{
 		{Package: "prom-client", Function: ".*", Kind: "observe"},
 		{Function: "(logger|log|console)\\..*|debug|info|warn|warning|trace", Receiver: ".+", Kind: "observe"},
 		{Function: "save|insert|values|persist|set|setnx|hset|hsetnx|sadd|insertOne|insertMany|updateOne", Receiver: ".+", Kind: "store"},
+		// The same writes through a repository held in a field
+		// (this.bookings.save(entity), NestJS's injected TypeORM
+		// repository): what they return is the row written, read back.
+		{Function: ".+\\.(save|insert|persist|insertOne|insertMany|updateOne)", Receiver: ".+", Kind: "store"},
 		// An ORM's write by its shape, on a client not followed (a
 		// Prisma client handed in): model.create({ data: { … } }).
 		{Function: "(.*\\.)?(create|createMany|update|updateMany|upsert)", Field: "data|create", Receiver: ".+", Kind: "store"},

@@ -519,15 +519,24 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		}
 		return v
 	}
-	if _, ok := match(t.Barriers); ok {
+	if _, ok := match(t.Barriers); ok || recv != nil && recv.lib != "" && mod == "" && matchIn(t.Barriers, recv.lib, recvKind, name) {
 		if recv != nil && hasKind(recv.origins, "row") {
 			// Rows of an INSERT … RETURNING this attempt made.
 			return &value{origins: recv.origins, rooted: true}
+		}
+		if recv != nil && recv.advanced {
+			return copyFields(recv) // cur.fetchone() after UPDATE … RETURNING
 		}
 		return &value{stable: true}
 	}
 	if recv != nil && recv.stable && recvKind != "" {
 		return &value{stable: true} // a query builder's chain
+	}
+	if cols := atomicIncrements(args); len(cols) > 0 {
+		// prisma.job.update({ data: { attempts: { increment: 1 } } }):
+		// the row written back holds the counter this attempt advanced.
+		c.persist(all)
+		return c.advancedRow(x, cols, "{ increment: 1 }")
 	}
 	p, known := c.operation(t.Operations, mod, recvKind, name, paramsArg(x, args, kwargs)) // an operation the tables name
 	if known {
@@ -607,7 +616,30 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if recvKind == "" {
 		v.mod, v.chain = mod, ""
 	}
+	// The library whose object this is: a query a client's methods build
+	// (db.collection("x").where(…)) is still that library's, for the
+	// reads that end it (.get()).
+	switch {
+	case recv != nil && recv.lib != "":
+		v.lib = recv.lib
+	case mod != "" && mod != "globalThis" && mod != "builtins":
+		v.lib = mod
+		if i := strings.LastIndex(name, "."); i > 0 && recvKind == "" && c.fi.f.Lang == "python" {
+			v.lib = mod + "." + name[:i] // from google.cloud import firestore; firestore.Client()
+		}
+	}
 	return v
+}
+
+// matchIn reports whether one of ps matches the method name of a module
+// mod's object.
+func matchIn(ps []config.Pattern, mod, recvKind, name string) bool {
+	for _, p := range ps {
+		if p.MatchMethod(mod, recvKind, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // sendsKeyHeader reports a call whose headers (a headers= keyword
@@ -1266,8 +1298,10 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 	sql := sqlquery.Normalize(args[0].str)
 	cfg := c.e.prog.Model.Config
 	write, fresh := false, false
+	var counters []sqlquery.ReturnedCounter
 	for _, stmt := range sqlquery.Statements(sql) {
 		c.tenantScope(x, cfg, stmt)
+		counters = append(counters, sqlquery.ReturnedCounters(stmt)...)
 		tables, yields := sqlquery.Inserts(stmt)
 		if len(tables) > 0 {
 			write = true
@@ -1286,13 +1320,18 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 	if fresh {
 		o := &origin{kind: "row", source: "INSERT … RETURNING", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
 		v = &value{origins: []*origin{o}, rooted: true}
+	} else if len(counters) > 0 {
+		v = c.returnedCounters(x, counters)
 	}
 	// psycopg: the cursor holds the result (cur.execute(…); cur.fetchone()).
 	if at, ok := x.Fun.(*ir.Attr); ok {
 		if n, ok := at.X.(*ir.Name); ok && recv != nil && recv.mod == "" {
 			cur := copyFields(recv)
-			cur.origins, cur.stable = v.origins, v.stable
-			if fresh {
+			cur.origins, cur.stable, cur.advanced = v.origins, v.stable, v.advanced
+			for k, f := range v.fields {
+				cur.fields[k] = f
+			}
+			if fresh || len(counters) > 0 {
 				c.env[n.ID] = cur
 			} else if _, local := c.env[n.ID]; local {
 				c.env[n.ID] = cur
@@ -1300,6 +1339,60 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 		}
 	}
 	return v, true
+}
+
+// atomicIncrements returns the columns an ORM write advances in place:
+// Prisma's { data: { attempts: { increment: 1 } } }.
+func atomicIncrements(args []*value) []string {
+	var cols []string
+	for _, a := range args {
+		data := a.fields["data"]
+		if data == nil {
+			continue
+		}
+		for col, f := range data.fields {
+			if _, ok := f.fields["increment"]; ok {
+				cols = append(cols, col)
+			}
+		}
+	}
+	sort.Strings(cols)
+	return cols
+}
+
+// returnedCounters is the row an UPDATE … SET c = c + 1 … RETURNING c
+// hands back: the counter column (by name, and by position for a tuple
+// row) is advanced by every attempt that runs the statement, so a key
+// made of it differs per attempt; the row's other columns are read back.
+func (c *ctx) returnedCounters(x *ir.Call, counters []sqlquery.ReturnedCounter) *value {
+	cols := make([]string, len(counters))
+	for i, rc := range counters {
+		cols[i] = rc.Column
+	}
+	v := c.advancedRow(x, cols, "UPDATE … SET c = c + 1 … RETURNING")
+	for _, rc := range counters {
+		if rc.Index >= 0 {
+			v.fields["$"+itoa(rc.Index)] = v.fields[rc.Column]
+			v.fields["rows"].fields["$0"].fields["$"+itoa(rc.Index)] = v.fields[rc.Column]
+		}
+	}
+	return v
+}
+
+// advancedRow is a row whose columns cols a write advanced and handed
+// back (how names the write); its other columns are read back.
+func (c *ctx) advancedRow(x *ir.Call, cols []string, how string) *value {
+	row := &value{stable: true, fields: map[string]*value{}}
+	for _, col := range cols {
+		o := &origin{kind: "counter", source: col + " advanced by " + how, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
+		row.fields[col] = &value{origins: []*origin{o}, rooted: true}
+	}
+	// The row itself (asyncpg's fetchrow, a tuple), or node-postgres's
+	// result, whose rows[0] is the row.
+	v := copyFields(row)
+	v.advanced = true
+	v.fields["rows"] = &value{stable: true, fields: map[string]*value{"$0": row}}
+	return v
 }
 
 func (c *ctx) tenantScope(x *ir.Call, cfg *config.Config, stmt string) {

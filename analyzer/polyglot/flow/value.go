@@ -125,6 +125,12 @@ type value struct {
 	path     string
 	rooted   bool
 	consumer bool // the root is a parameter of a registered consumer
+	// lib: the library that made this object (a Firestore query built by
+	// a client's methods), when mod no longer says.
+	lib string
+	// advanced: a result whose fields are counter columns an UPDATE …
+	// RETURNING advanced; reading its rows keeps them.
+	advanced bool
 	// incoming: the root is a parameter declared of an HTTP server's
 	// request type (the request this process is answering).
 	incoming bool

@@ -154,3 +154,23 @@ async def sweep_stale(session):
     cutoff = datetime.now()
     rows = (await session.execute(select(Payment.id).where(Payment.updated_at < cutoff))).all()
     requests.post(API, json={"count": len(rows)}, headers={"Idempotency-Key": f"sweep-{cutoff}"})  # want IDEM001
+
+
+# case: barrier/firestore silent
+def release_due(fs_client):
+    from datetime import datetime
+    from google.cloud import firestore
+    db = firestore.Client()
+    now = datetime.now()
+    for doc in db.collection("escrows").where("release_at", "<=", now).stream():
+        stripe.Transfer.create(amount=doc.get("cents"), currency="usd", destination=doc.get("account"), idempotency_key=f"transfer-{doc.id}")
+
+
+# case: barrier/firestore finding
+def release_due_stamped(fs_client):
+    from datetime import datetime
+    from google.cloud import firestore
+    db = firestore.Client()
+    now = datetime.now()
+    for doc in db.collection("escrows").where("release_at", "<=", now).stream():
+        stripe.Transfer.create(amount=doc.get("cents"), currency="usd", destination=doc.get("account"), idempotency_key=f"transfer-{doc.id}-{now:%Y%m%d%H%M}")  # want IDEM001

@@ -42,10 +42,31 @@ def consume(ch):
 
 
 # case: pair/persisted-counter silent
-def persisted_counter(conn, job_id):
+def persisted_counter(conn, sub_id):
+    # The renewal's cycle number, persisted on the row and advanced only
+    # after the charge went through: every attempt at one cycle reads the
+    # same number.
+    cur = conn.execute("SELECT cycle, order_id FROM subscriptions WHERE id = %s", (sub_id,))
+    cycle, order_id = cur.fetchone()
+    requests.post(API, headers={"Idempotency-Key": f"{order_id}-{cycle}"})
+    conn.execute("UPDATE subscriptions SET cycle = cycle + 1 WHERE id = %s", (sub_id,))
+
+
+# case: pair/persisted-counter finding
+def claimed_attempt(conn, job_id):
+    # Each attempt claims the job by advancing its counter, then keys the
+    # charge on it: a retry after a timeout reads the next number.
     cur = conn.execute("UPDATE jobs SET attempts = attempts + 1 WHERE id = %s RETURNING attempts, order_id", (job_id,))
     attempts, order_id = cur.fetchone()
-    requests.post(API, headers={"Idempotency-Key": f"{order_id}-{attempts}"})
+    requests.post(API, headers={"Idempotency-Key": f"{order_id}-{attempts}"})  # want IDEM001
+
+
+# case: pair/claimed-row silent
+def claimed_row(conn, job_id):
+    # The claim advances the counter but hands back only the order.
+    cur = conn.execute("UPDATE jobs SET attempts = attempts + 1 WHERE id = %s RETURNING order_id", (job_id,))
+    (order_id,) = cur.fetchone()
+    requests.post(API, headers={"Idempotency-Key": f"order-{order_id}"})
 
 
 # case: pair/persisted-transport-id finding

@@ -35,9 +35,32 @@ export async function start(ch: amqp.Channel) {
 }
 
 // case: pair/persisted-counter silent
-export async function persistedCounter(jobId: string) {
+export async function persistedCounter(subId: string) {
+  // The renewal's cycle, advanced on the row only after the charge went
+  // through: every attempt at one cycle reads the same number.
+  const { rows } = await pool.query("SELECT cycle, order_id FROM subscriptions WHERE id = $1", [subId]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `${rows[0].order_id}-${rows[0].cycle}` } });
+  await pool.query("UPDATE subscriptions SET cycle = cycle + 1 WHERE id = $1", [subId]);
+}
+
+// case: pair/persisted-counter finding
+export async function claimedAttempt(jobId: string) {
+  // Each attempt advances the job's counter, then keys the charge on it.
   const { rows } = await pool.query("UPDATE jobs SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts, order_id", [jobId]);
-  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `${rows[0].order_id}-${rows[0].attempts}` } });
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `${rows[0].order_id}-${rows[0].attempts}` } }); // want IDEM001
+}
+
+// case: pair/persisted-counter-orm finding
+export async function retryPayout(prisma: any, payoutId: string) {
+  // Prisma's atomic increment: the updated row holds the next number.
+  const payout = await prisma.payout.update({ where: { id: payoutId }, data: { retryCount: { increment: 1 }, status: "retrying" } });
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `payout-${payout.id}-${payout.retryCount}` } }); // want IDEM001
+}
+
+// case: pair/persisted-counter-orm silent
+export async function retryPayoutStable(prisma: any, payoutId: string) {
+  const payout = await prisma.payout.update({ where: { id: payoutId }, data: { retryCount: { increment: 1 }, status: "retrying" } });
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `payout-${payout.id}` } });
 }
 
 // case: pair/persisted-transport-id finding
