@@ -99,12 +99,15 @@ var skippedDirs = map[string]bool{
 	"vendored": true, "third_party": true, "__pycache__": true, ".tox": true, ".nox": true, ".mypy_cache": true,
 	".pytest_cache": true, "bower_components": true, ".yarn": true, ".pnpm-store": true, "generated": true,
 	"__generated__": true,
-	// As go's ./... does: test fixtures and directories starting with _ or .
+	// As go's ./... does: test fixtures and hidden directories. Unlike
+	// Go, a leading _ hides nothing here: Python's private packages
+	// (_internal/) and Supabase's shared edge-function code (_shared/)
+	// are the service's own.
 	"testdata": true,
 }
 
 func skipDir(path, name string) bool {
-	if skippedDirs[name] || strings.HasPrefix(name, "_") || (strings.HasPrefix(name, ".") && name != ".") {
+	if skippedDirs[name] || (strings.HasPrefix(name, ".") && name != ".") {
 		return true
 	}
 	// A virtualenv under any name.
@@ -134,7 +137,7 @@ var (
 	testSuffixes = []string{"_test.py", "_tests.py"}
 	testInfixes  = []string{".test.", ".spec.", ".e2e.", "-test.", "-spec."}
 	testNames    = map[string]bool{"conftest.py": true}
-	testDirs     = map[string]bool{"tests": true, "test": true, "__tests__": true, "spec": true, "e2e": true}
+	testDirs     = map[string]bool{"tests": true, "test": true, "__tests__": true, "__mocks__": true, "__fixtures__": true, "spec": true, "e2e": true}
 )
 
 func isTestFile(lower string) bool {

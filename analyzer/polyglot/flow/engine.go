@@ -113,7 +113,10 @@ type engine struct {
 	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
 	// method name.
 	unresolvedCalls map[string][]unresolvedCall
-	instances       map[string]map[string]bool // instanceNames, once
+	// scheduled: the Supabase edge functions pg_cron calls, by the
+	// directory holding supabase/.
+	scheduled map[string]map[string]bool
+	instances map[string]map[string]bool // instanceNames, once
 	// Fallbacks for a function's parameters, reported at the end when no
 	// caller in view reaches the function.
 	orphanFallbacks []orphanFallback
@@ -757,7 +760,32 @@ func covered(igs []ir.Ignore, f report.Finding) bool {
 // scoped names kept whole.
 func normModule(m string) string {
 	m = strings.TrimPrefix(m, "node:")
+	// Deno's specifiers name npm packages too: npm:stripe@14,
+	// https://esm.sh/stripe@14.21.0?target=deno.
+	for _, cdn := range []string{"npm:", "https://esm.sh/", "https://cdn.skypack.dev/", "https://esm.run/", "https://cdn.jsdelivr.net/npm/", "https://unpkg.com/"} {
+		if rest, ok := strings.CutPrefix(m, cdn); ok {
+			return npmPackagePath(rest)
+		}
+	}
 	return m
+}
+
+// npmPackagePath is a package specifier without its version and query:
+// stripe@14.21.0?target=deno is stripe, @supabase/supabase-js@2/dist/x is
+// @supabase/supabase-js/dist/x.
+func npmPackagePath(spec string) string {
+	if i := strings.IndexAny(spec, "?#"); i >= 0 {
+		spec = spec[:i]
+	}
+	parts := strings.Split(spec, "/")
+	name := 0
+	if strings.HasPrefix(spec, "@") && len(parts) > 1 {
+		name = 1
+	}
+	if i := strings.Index(parts[name], "@"); i > 0 {
+		parts[name] = parts[name][:i]
+	}
+	return strings.TrimSuffix(strings.Join(parts, "/"), "/")
 }
 
 // display names a file for messages.

@@ -53,6 +53,88 @@ func (e *engine) findEntries(f *ir.File) {
 	if fileRoute(f.Path) || vercelFunction(f.Path) {
 		e.fileRouteHandlers(fi)
 	}
+	if root, name, ok := supabaseFunction(f.Path); ok {
+		e.edgeFunctionHandlers(fi, e.supabaseScheduled(root)[name])
+	}
+}
+
+// supabaseFunctions are Supabase's edge functions: each directory of
+// supabase/functions is one function, its index file the entry point
+// (_shared holds code they import).
+var supabaseFunctions = regexp.MustCompile(`^(.*/)?supabase/functions/([^/_][^/]*)/index\.(ts|js|mts|mjs)$`)
+
+// supabaseFunction splits an edge function's entry file into the
+// directory holding supabase/ and the function's name.
+func supabaseFunction(path string) (root, name string, ok bool) {
+	m := supabaseFunctions.FindStringSubmatch(filepath.ToSlash(path))
+	if m == nil {
+		return "", "", false
+	}
+	root = strings.TrimSuffix(m[1], "/")
+	if root == "" {
+		root = "."
+	}
+	return root, m[2], true
+}
+
+// edgeFunctionHandlers marks the handler an edge function serves
+// (serve(handler), Deno.serve(handler)): a request's, like a route, or
+// on schedule when pg_cron calls the function, like a job's.
+func (e *engine) edgeFunctionHandlers(fi *fileInfo, scheduled bool) {
+	kind := "route"
+	if scheduled {
+		kind = "consumer"
+	}
+	mod := fi.f.Module
+	for _, st := range mod.Body {
+		var x ir.Expr
+		switch st := st.(type) {
+		case *ir.ExprStmt:
+			x = st.X
+		case *ir.Assign:
+			x = st.Value // export default Deno.serve(…), const server = serve(…)
+		}
+		c, ok := x.(*ir.Call)
+		if !ok || len(c.Args) == 0 || lastName(c.Fun) != "serve" {
+			continue
+		}
+		for _, a := range c.Args {
+			if target := e.callbackFunc(fi, mod, a); target != nil {
+				e.mark(target, kind)
+			}
+		}
+	}
+}
+
+// cronCall is an edge function's URL in SQL that pg_cron runs:
+// cron.schedule(…, $$ select net.http_post(url := '…/functions/v1/NAME' …) $$).
+var cronCall = regexp.MustCompile(`/functions/v1/([A-Za-z0-9_-]+)`)
+
+// supabaseScheduled is the set of edge functions the SQL files under
+// root/supabase schedule with pg_cron, read once per root.
+func (e *engine) supabaseScheduled(root string) map[string]bool {
+	if e.scheduled == nil {
+		e.scheduled = map[string]map[string]bool{}
+	}
+	if s, ok := e.scheduled[root]; ok {
+		return s
+	}
+	s := map[string]bool{}
+	e.scheduled[root] = s
+	_ = filepath.WalkDir(filepath.Join(filepath.FromSlash(root), "supabase"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".sql") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(data), "cron.schedule") {
+			return nil
+		}
+		for _, m := range cronCall.FindAllStringSubmatch(string(data), -1) {
+			s[m[1]] = true
+		}
+		return nil
+	})
+	return s
 }
 
 // retryDecorator reports a decorator a retry library gives (tenacity's
@@ -448,7 +530,10 @@ func (e *engine) boundFunc(fi *fileInfo, x ir.Expr, depth int) *ir.Func {
 		if f, _ := moduleBinding(fi.f, x.ID); f != nil {
 			return f
 		}
-		if tfi, name := e.imported(fi, x.ID); tfi != nil && name != "" {
+		if tfi, name := e.imported(fi, x.ID); tfi != nil {
+			if name == "" {
+				name = ir.CommonJSExports // require("./m") of module.exports = h
+			}
 			return e.boundFunc(tfi, &ir.Name{ID: name}, depth+1)
 		}
 	case *ir.Attr:
@@ -522,6 +607,10 @@ func moduleBinding(f *ir.File, name string) (*ir.Func, *ir.Dict) {
 				return v.F, nil
 			case *ir.Dict:
 				return nil, v
+			case *ir.Name:
+				if v.ID != name && name == ir.CommonJSExports {
+					return moduleBinding(f, v.ID) // module.exports = handler
+				}
 			}
 		}
 	}

@@ -323,6 +323,11 @@ func (c *ctx) importValue(fi *fileInfo, im ir.Import) *value {
 			tfi := c.e.files[target]
 			if tfi != nil {
 				name := im.Name
+				if name == "" {
+					if v, ok := c.member(tfi, ir.CommonJSExports); ok {
+						return v // require("./m") of module.exports = …
+					}
+				}
 				if name == "" || name == "*" {
 					return &value{modFile: target}
 				}

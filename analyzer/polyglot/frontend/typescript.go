@@ -157,6 +157,15 @@ func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 func (l *lowerer) tsExprStmt(n *node) []ir.Stmt {
 	switch n.Type() {
 	case "assignment_expression":
+		if left := n.ChildByFieldName("left"); left != nil && l.text(left) == "module.exports" {
+			// CommonJS's whole export (module.exports = async (req, res) =>
+			// …): what require("./m") returns, and the default export an
+			// ESM import of the module sees.
+			return []ir.Stmt{
+				&ir.Assign{Target: &ir.Name{ID: ir.CommonJSExports, Pos: pos(left)}, Value: l.tsExpr(n.ChildByFieldName("right")), Pos: pos(n)},
+				&ir.Assign{Target: &ir.Name{ID: "default", Pos: pos(left)}, Value: &ir.Name{ID: ir.CommonJSExports, Pos: pos(left)}, Pos: pos(n)},
+			}
+		}
 		return []ir.Stmt{&ir.Assign{Target: l.tsTarget(n.ChildByFieldName("left")), Value: l.tsExpr(n.ChildByFieldName("right")), Pos: pos(n)}}
 	case "augmented_assignment_expression":
 		op := strings.TrimSuffix(l.text(n.ChildByFieldName("operator")), "=")

@@ -36,6 +36,10 @@ type Import struct {
 	Reexport bool
 }
 
+// CommonJSExports is the module-level name a CommonJS module's
+// module.exports = … binds: what require() of the whole module returns.
+const CommonJSExports = "module.exports"
+
 // Ignore is an idemcheck:ignore directive.
 type Ignore struct {
 	Line   int
