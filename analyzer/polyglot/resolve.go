@@ -48,7 +48,10 @@ func newResolver(files []*ir.File) *resolver {
 }
 
 // pyModuleNames are the dotted names a Python file is imported by: from
-// the first directory up that is not a package.
+// the first directory up that is not a package, and from any package
+// directory that is also a project's root (backend/ holding its own
+// __init__.py beside manage.py or pyproject.toml, where the service runs:
+// from payments.stripe_api import …).
 func pyModuleNames(path string) []string {
 	dir, base := filepath.Split(path)
 	name := strings.TrimSuffix(base, ".py")
@@ -56,10 +59,14 @@ func pyModuleNames(path string) []string {
 	if name != "__init__" {
 		parts = append(parts, name)
 	}
+	var roots []int // len(parts) when a package directory is a project root
 	dir = filepath.Clean(dir)
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil {
 			break
+		}
+		if len(parts) > 0 && projectRoot(dir) {
+			roots = append(roots, len(parts))
 		}
 		parts = append([]string{filepath.Base(dir)}, parts...)
 		parent := filepath.Dir(dir)
@@ -71,7 +78,22 @@ func pyModuleNames(path string) []string {
 	if len(parts) == 0 {
 		return nil
 	}
-	return []string{strings.Join(parts, ".")}
+	names := []string{strings.Join(parts, ".")}
+	for _, n := range roots {
+		names = append(names, strings.Join(parts[len(parts)-n:], "."))
+	}
+	return names
+}
+
+// projectRoot reports a directory a Python service runs from: it holds
+// the project's manage.py or its packaging metadata.
+func projectRoot(dir string) bool {
+	for _, f := range []string{"manage.py", "pyproject.toml", "setup.py", "setup.cfg"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *resolver) resolve(from *ir.File, module string) *ir.File {
