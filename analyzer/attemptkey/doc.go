@@ -109,10 +109,11 @@
 //     io.ReadFull(rand.Reader, buf)), time.Now and everything computed from
 //     it, stripe-go's NewIdempotencyKey; struct fields, map keys and JSON
 //     tags named like transport or observability identity (message_id,
-//     wamid, delivery_tag, receipt_handle, request_id, trace_id, span_id);
-//     variables so named count when they hold a parameter (a handler
-//     called with the delivery's id), not when the function assigns them a
-//     value of its own (requestID := deriveKey(o)). Attempt counters count
+//     wamid, delivery_tag, receipt_handle, request_id, trace_id, span_id).
+//     A variable's or parameter's name is no evidence: a parameter named
+//     messageID or requestID is what its callers pass, judged where they
+//     are in view (a consumer passing d.MessageId is reported there, a
+//     caller passing the payment's id is not). Attempt counters count
 //     by provenance only: redelivery metadata the broker sets, read from
 //     the transport envelope (amqp091 Redelivered and DeliveryTag, SQS
 //     ReceiptHandle, NATS NumDelivered, Pub/Sub DeliveryAttempt, River's

@@ -253,7 +253,6 @@ type engine struct {
 	changedIn    *ssa.Function                 // a function whose locations changed in the last round
 	clean        map[key]bool
 	fills        map[*ssa.Alloc][]ssa.Instruction
-	asValue      map[*ssa.Function]bool // functions used as values, not only called
 	methods      map[string][]importedMethod
 	stores       map[*ssa.Global][]ssa.Value
 	capped       []string // bounds that cut the analysis short

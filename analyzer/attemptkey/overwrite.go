@@ -202,39 +202,6 @@ func boxedPointers(a ssa.Value) []ssa.Value {
 	return out
 }
 
-// calledOnlyDirectly reports an unexported package-level function (not a
-// method, which an interface may call) that appears in the package only as
-// the callee of static calls, never as a value.
-func (e *engine) calledOnlyDirectly(f *ssa.Function) bool {
-	if f == nil || f.Parent() != nil || f.Signature.Recv() != nil || f.Object() == nil || f.Object().Exported() {
-		return false
-	}
-	if e.asValue == nil {
-		e.asValue = map[*ssa.Function]bool{}
-		var ops []*ssa.Value
-		for _, g := range e.funcs {
-			for _, b := range g.Blocks {
-				for _, instr := range b.Instrs {
-					if _, ok := instr.(*ssa.DebugRef); ok {
-						continue // the callee's name in a call expression
-					}
-					var callee ssa.Value
-					if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
-						callee = c.Common().Value
-					}
-					ops = instr.Operands(ops[:0])
-					for _, op := range ops {
-						if fn, ok := (*op).(*ssa.Function); ok && *op != callee {
-							e.asValue[fn] = true
-						}
-					}
-				}
-			}
-		}
-	}
-	return !e.asValue[f]
-}
-
 // onlyBarrierResults reports a local variable whose every store is a
 // result of a barrier call.
 func (e *engine) onlyBarrierResults(alloc *ssa.Alloc) bool {

@@ -173,58 +173,9 @@ func (e *engine) identityLabel(instr ssa.Instruction) *label {
 		if s, ok := constString(in.Index); ok {
 			l = e.identityNameLabel(in.Pos(), fmt.Sprintf("map key %q", s), s, "")
 		}
-	case *ssa.DebugRef:
-		if v, ok := in.Object().(*types.Var); ok && !v.IsField() && e.nameTellsOrigin(in, v) {
-			l = e.identityNameLabel(in.Expr.Pos(), "variable "+v.Name(), v.Name(), "")
-		}
 	}
 	e.idLabels[instr] = l
 	return l
-}
-
-// nameTellsOrigin reports whether a variable's name says where its value
-// comes from. A counter named attempt or retry is per-attempt whatever it
-// holds. A variable named messageID, requestID or traceID is per-attempt
-// only when its value comes from outside the function (a parameter, as in
-// a handler called with the delivery's id); otherwise the value assigned to
-// it is what counts (requestID := deriveKey(o) holds a stable key, and a
-// traceID scanned from the intent row is read back).
-func (e *engine) nameTellsOrigin(ref *ssa.DebugRef, v *types.Var) bool {
-	if k := identityKind(v.Name()); k != kindIdentity && k != kindRequest {
-		return true
-	}
-	return e.fromParam(ref.X, 0)
-}
-
-// fromParam reports whether v is a parameter's value, possibly through the
-// cell a closure captures it in.
-func (e *engine) fromParam(v ssa.Value, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	switch v := v.(type) {
-	case *ssa.Parameter:
-		// The callers of an unexported function called only directly are
-		// all in view: their arguments decide, through the summary.
-		return !e.calledOnlyDirectly(v.Parent())
-	case *ssa.FreeVar:
-		b, ok := e.binding[v]
-		return ok && e.fromParam(b, depth+1)
-	case *ssa.UnOp:
-		return v.Op == token.MUL && e.fromParam(v.X, depth+1)
-	case *ssa.Alloc:
-		stored := false
-		for _, r := range *v.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == v {
-				if !e.fromParam(st.Val, depth+1) {
-					return false
-				}
-				stored = true
-			}
-		}
-		return stored
-	}
-	return false
 }
 
 func (e *engine) fieldLabel(pos token.Pos, structType types.Type, field int) *label {

@@ -118,8 +118,32 @@ func (m *Model) entryOf(t types.Type, depth int) EntryKind {
 		if m.carriesRedelivery(u) {
 			return Redelivered
 		}
+		if carriesRequest(u) {
+			return Request
+		}
 	}
 	return NotEntry
+}
+
+// carriesRequest reports a struct that holds the incoming HTTP request as
+// a field: the parameters a generated server binds for its handler
+// (go-swagger's XParams{HTTPRequest *http.Request}), so the function taking
+// it answers a request.
+func carriesRequest(n *types.Named) bool {
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		p, ok := st.Field(i).Type().(*types.Pointer)
+		if !ok {
+			continue
+		}
+		if r, ok := types.Unalias(p.Elem()).(*types.Named); ok && r.Obj().Pkg() != nil && r.Obj().Pkg().Path() == "net/http" && r.Obj().Name() == "Request" {
+			return true
+		}
+	}
+	return false
 }
 
 // carriesRedelivery reports a struct with a field (own or embedded) the

@@ -47,3 +47,19 @@ func item() error { return nil } // want `via outofview$`
 
 // A handler handed to the server is entered as a route, not out of view.
 func Serve() { http.HandleFunc("/", Route) } // want `via outofview$`
+
+// A generated server's handler (go-swagger): its parameters hold the
+// incoming request, so it answers one.
+type PostRefundParams struct {
+	HTTPRequest *http.Request
+	RefundID    string
+}
+
+func PostRefundHandler(params PostRefundParams, principal any) { routeOnlyToo() } // want `via request$`
+
+func routeOnlyToo() {} // want `via request$`
+
+// A struct that holds a value, not a request, makes no entry.
+type Job struct{ ID string }
+
+func RunJob(j Job) {} // want `via outofview$`

@@ -54,20 +54,23 @@ func ChargeMessageIDNamed(orderID string) error {
 	return err
 }
 
-// Q04 (reported): a handler called with the delivery's message id.
+// Q04 (silent): a parameter named messageID, no caller in view. A name is
+// no provenance: its callers decide, where they pass the delivery's id
+// (ConsumeDelivery below) or a stable one.
 func HandleDelivery(ctx context.Context, messageID string, amount int64) error {
 	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount)}
-	params.SetIdempotencyKey("pay-" + messageID) // want "idempotency key"
+	params.SetIdempotencyKey("pay-" + messageID)
 	_, err := paymentintent.New(params)
 	return err
 }
 
-// Q05 (reported): the request id captured by a retry closure.
+// Q05 (silent): a parameter named requestID captured by a retry closure
+// that reuses it: the name says nothing of where its value comes from.
 func HandleWithRetry(ctx context.Context, requestID string) error {
 	var err error
 	send := func() error {
 		req := newReq(ctx)
-		req.Header.Set("Idempotency-Key", requestID) // want "idempotency key"
+		req.Header.Set("Idempotency-Key", requestID)
 		_, err := http.DefaultClient.Do(req)
 		return err
 	}
@@ -169,10 +172,11 @@ func ConsumeDelivery(ctx context.Context, d amqp.Delivery) error {
 	return chargeForMessage(ctx, d.MessageId) // want "idempotency key"
 }
 
-// Q13 (reported): a handler registered as a value; its callers are unknown.
+// Q13 (silent): a handler registered as a value; its callers are unknown,
+// and a parameter's name (msgID) is no provenance.
 func payHandler(ctx context.Context, msgID string) error {
 	params := &stripe.PaymentIntentParams{}
-	params.SetIdempotencyKey("wa:" + msgID) // want "idempotency key"
+	params.SetIdempotencyKey("wa:" + msgID)
 	_, err := paymentintent.New(params)
 	return err
 }
