@@ -295,6 +295,10 @@ var pythonTables = Tables{
 var providerEndpoints = []config.Pattern{
 	{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "payment_method_id", Kind: "create"},
 	{Package: "http", Function: "(https://api\\.yookassa\\.ru/v3|…)/payments/?", Field: "confirmation", Kind: "harmless"},
+	// Mercado Pago's capture of an authorized payment (PUT
+	// /v1/payments/{id} with capture: true): it acts on a payment that
+	// exists, once; a repeat is refused, whatever its key.
+	{Package: "http", Function: "(https://api\\.mercadopago\\.com/v1|…)/payments/[^/?]+", Field: "capture", Kind: "harmless"},
 }
 
 var typescriptTables = Tables{
