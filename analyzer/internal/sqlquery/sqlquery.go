@@ -329,6 +329,10 @@ var defaultTenant = map[string]bool{
 	"merchant_id": true, "organization_id": true, "org_id": true, "workspace_id": true,
 	"company_id": true, "customer_id": true, "cliente_id": true, "conta_id": true, "empresa_id": true,
 	"lojista_id": true, "estabelecimento_id": true,
+	// The other owners an API's credentials belong to: a project (Convoy's
+	// API keys), a team, a store or seller of a marketplace, an app.
+	"project_id": true, "team_id": true, "store_id": true, "shop_id": true, "seller_id": true,
+	"vendor_id": true, "partner_id": true, "app_id": true, "application_id": true, "owner_id": true,
 	// The user who sent the key is its client, in an API whose callers
 	// are users: a key scoped by user is per-client.
 	"user_id": true, "usuario_id": true,

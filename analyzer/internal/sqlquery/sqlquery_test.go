@@ -55,7 +55,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("IsKeyColumn(%q) = %v", col, !want)
 		}
 	}
-	for col, want := range map[string]bool{"tenant_id": true, "TENANT": true, "account_id": true, "org_tenant_id": true, "user_id": true, "order_id": false} {
+	for col, want := range map[string]bool{"tenant_id": true, "TENANT": true, "account_id": true, "org_tenant_id": true, "user_id": true, "project_id": true, "order_id": false} {
 		if IsTenantColumn(nil, col) != want {
 			t.Errorf("IsTenantColumn(%q) = %v", col, !want)
 		}
