@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/oklog/ulid/v2"
+
+	"provenance/fieldsens/store"
 )
 
 type Event struct {
@@ -133,3 +135,70 @@ func deliverStored(ctx context.Context, store Events, evt Stored) error {
 	}
 	return sendStored(ctx, evt)
 }
+
+// The deliveries handed on in a slice built with append, and the
+// repository that writes each one's key: the ULID stays a sibling.
+type CreateParams struct {
+	UID            string
+	IdempotencyKey string
+}
+
+type Queries struct{}
+
+func (Queries) InsertDelivery(ctx context.Context, p CreateParams) error { return nil }
+
+type Store struct{ q Queries }
+
+func (s *Store) CreateAll(ctx context.Context, ds []*Delivery) error {
+	for _, d := range ds {
+		if err := s.q.InsertDelivery(ctx, toParams(d)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func toParams(d *Delivery) CreateParams {
+	return CreateParams{UID: d.UID, IdempotencyKey: d.IdempotencyKey}
+}
+
+// Silent: each delivery's key is its event's.
+func fanOutAll(ctx context.Context, st *Store, evs []Event) error {
+	var ds []*Delivery
+	for _, ev := range evs {
+		d := &Delivery{UID: ulid.Make().String(), IdempotencyKey: ev.IdempotencyKey}
+		ds = append(ds, d)
+	}
+	return st.CreateAll(ctx, ds)
+}
+
+// Found: the ULID is the key.
+func fanOutAllFresh(ctx context.Context, st *Store, evs []Event) error {
+	var ds []*Delivery
+	for _, ev := range evs {
+		d := &Delivery{UID: ev.ID, IdempotencyKey: ulid.Make().String()}
+		ds = append(ds, d)
+	}
+	return st.CreateAll(ctx, ds) // want `built from ulid\.Make`
+}
+
+// The same through another package's repository, behind an interface.
+func fanOutRepo(ctx context.Context, repo store.Repository, evs []Event) error {
+	var ds []*store.Delivery
+	for _, ev := range evs {
+		d := &store.Delivery{UID: ulid.Make().String(), IdempotencyKey: ev.IdempotencyKey}
+		ds = append(ds, d)
+	}
+	return repo.CreateAll(ctx, ds)
+}
+
+func fanOutRepoFresh(ctx context.Context, repo store.Repository, evs []Event) error {
+	var ds []*store.Delivery
+	for _, ev := range evs {
+		d := &store.Delivery{UID: ev.ID, IdempotencyKey: ulid.Make().String()}
+		ds = append(ds, d)
+	}
+	return repo.CreateAll(ctx, ds) // want `built from ulid\.Make`
+}
+
+var _ store.Repository = (*store.Store)(nil)
