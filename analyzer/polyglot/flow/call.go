@@ -532,11 +532,11 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if recv != nil && recv.stable && recvKind != "" {
 		return &value{stable: true} // a query builder's chain
 	}
-	if cols := atomicIncrements(args); len(cols) > 0 {
+	if cols := atomicIncrements(x, args); len(cols) > 0 {
 		// prisma.job.update({ data: { attempts: { increment: 1 } } }):
 		// the row written back holds the counter this attempt advanced.
 		c.persist(all)
-		return c.advancedRow(x, cols, "{ increment: 1 }")
+		return c.advancedRow(x, cols, "this update")
 	}
 	p, known := c.operation(t.Operations, mod, recvKind, name, paramsArg(x, args, kwargs)) // an operation the tables name
 	if known {
@@ -1341,9 +1341,10 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 	return v, true
 }
 
-// atomicIncrements returns the columns an ORM write advances in place:
-// Prisma's { data: { attempts: { increment: 1 } } }.
-func atomicIncrements(args []*value) []string {
+// atomicIncrements returns the columns an ORM write advances: Prisma's
+// { data: { attempts: { increment: 1 } } }, or the row's own count plus
+// one written back ({ data: { retryCount: payout.retryCount + 1 } }).
+func atomicIncrements(x *ir.Call, args []*value) []string {
 	var cols []string
 	for _, a := range args {
 		data := a.fields["data"]
@@ -1356,8 +1357,50 @@ func atomicIncrements(args []*value) []string {
 			}
 		}
 	}
+	for _, arg := range x.Args {
+		d, ok := arg.(*ir.Dict)
+		if !ok {
+			continue
+		}
+		for _, kv := range d.Entries {
+			data, ok := kv.Value.(*ir.Dict)
+			if kv.Key != "data" || !ok {
+				continue
+			}
+			for _, e := range data.Entries {
+				if e.Key != "" && plusOne(e.Value, e.Key) {
+					cols = append(cols, e.Key)
+				}
+			}
+		}
+	}
 	sort.Strings(cols)
-	return cols
+	return slices.Compact(cols)
+}
+
+// plusOne reports x is col's own value read from a row plus a constant:
+// payout.retryCount + 1, (payout as any).retryCount + 1.
+func plusOne(x ir.Expr, col string) bool {
+	b, ok := x.(*ir.Binary)
+	if !ok || b.Op != "+" {
+		return false
+	}
+	if lit, ok := b.R.(*ir.Lit); !ok || lit.Kind != "int" {
+		return false
+	}
+	at, ok := unwrapAs(b.L).(*ir.Attr)
+	return ok && at.Name == col
+}
+
+// unwrapAs is x without TypeScript's type assertions ((x as any)).
+func unwrapAs(x ir.Expr) ir.Expr {
+	for {
+		b, ok := x.(*ir.Binary)
+		if !ok || b.Op != "as" {
+			return x
+		}
+		x = b.L
+	}
 }
 
 // returnedCounters is the row an UPDATE … SET c = c + 1 … RETURNING c

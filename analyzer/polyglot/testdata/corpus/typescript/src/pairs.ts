@@ -57,6 +57,14 @@ export async function retryPayout(prisma: any, payoutId: string) {
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": `payout-${payout.id}-${payout.retryCount}` } }); // want IDEM001
 }
 
+// case: pair/persisted-counter-orm finding
+export async function retryPayoutReadModifyWrite(prisma: any, payoutId: string) {
+  // The row's count plus one, written back: the same advance.
+  const payout = await prisma.payout.findUnique({ where: { id: payoutId } });
+  const updated = await prisma.payout.update({ where: { id: payoutId }, data: { retryCount: (payout as any).retryCount + 1, lastRetryAt: new Date() } });
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": `retry_${payoutId}_${(updated as any).retryCount}` } }); // want IDEM001
+}
+
 // case: pair/persisted-counter-orm silent
 export async function retryPayoutStable(prisma: any, payoutId: string) {
   const payout = await prisma.payout.update({ where: { id: payoutId }, data: { retryCount: { increment: 1 }, status: "retrying" } });
