@@ -1,6 +1,9 @@
 package flow
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/idemcheck/idemcheck/analyzer/keyname"
 	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 	"github.com/idemcheck/idemcheck/analyzer/report"
@@ -254,18 +257,33 @@ func mergeOrigins(a, b []*origin) []*origin {
 	}
 	out := append([]*origin(nil), a...)
 	for _, o := range b {
-		dup := false
-		for _, x := range a {
-			if x == o {
-				dup = true
-				break
-			}
-		}
-		if !dup && len(out) < 16 {
+		if !slices.Contains(a, o) {
 			out = append(out, o)
 		}
 	}
+	if len(out) > maxOrigins {
+		// Keep the first by position, not the first merged: fields are
+		// merged in map order, and which origins a cap keeps must not
+		// change from one run to the next. Keeping the least k under one
+		// order gives the same set whatever order the merges come in.
+		slices.SortStableFunc(out, compareOrigins)
+		out = out[:maxOrigins]
+	}
 	return out
+}
+
+// maxOrigins caps the origins a value carries: enough to report each
+// draw that reaches a key, bounded so a value built from many stays cheap.
+const maxOrigins = 16
+
+func compareOrigins(a, b *origin) int {
+	return cmp.Or(
+		cmp.Compare(a.file, b.file),
+		cmp.Compare(a.pos.Line, b.pos.Line),
+		cmp.Compare(a.pos.Col, b.pos.Col),
+		cmp.Compare(a.kind, b.kind),
+		cmp.Compare(a.source, b.source),
+	)
 }
 
 func mergeParams(a, b []paramRef) []paramRef {
