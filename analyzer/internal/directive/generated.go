@@ -121,6 +121,46 @@ func (r *Reporter) relay(fn *types.Func, g GeneratedFinding, related []analysis.
 		facts.generated().Findings = append(facts.generated().Findings, g)
 		r.Pass.ExportObjectFact(fn, facts)
 	}
+	for _, im := range r.interfaceMethods(fn) {
+		// Called through the package's interface (sqlc's Querier, which
+		// callers hold instead of *Queries): its calls are the method's.
+		r.relay(im, g, related, depth+1)
+	}
+}
+
+// interfaceMethods are the methods of the interfaces this package
+// declares that fn, a method, implements: sqlc's emit_interface output
+// declares Querier beside Queries.
+func (r *Reporter) interfaceMethods(fn *types.Func) []*types.Func {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || fn.Pkg() != r.Pass.Pkg {
+		return nil
+	}
+	recv := sig.Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	var out []*types.Func
+	scope := r.Pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok || iface.Empty() {
+			continue
+		}
+		if !types.Implements(types.NewPointer(recv), iface) && !types.Implements(recv, iface) {
+			continue
+		}
+		for i := 0; i < iface.NumMethods(); i++ {
+			if m := iface.Method(i); m.Name() == fn.Name() {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 type relayKey struct {

@@ -19,3 +19,13 @@ func replayHelper(ctx context.Context, q *sqlcdb.Queries, key string) ([]byte, e
 func scoped(ctx context.Context, q *sqlcdb.Queries, tenant, key string) ([]byte, error) {
 	return q.GetScopedKey(ctx, tenant, key)
 }
+
+// Through sqlc's Querier interface: the same query.
+func replayQuerier(ctx context.Context, q sqlcdb.Querier, key string) ([]byte, error) {
+	return q.GetIdempotencyKey(ctx, key) // want `select on idempotency_keys filters by idempotency_key without a tenant column`
+}
+
+// Silent: scoped, through the interface.
+func scopedQuerier(ctx context.Context, q sqlcdb.Querier, tenant, key string) ([]byte, error) {
+	return q.GetScopedKey(ctx, tenant, key)
+}

@@ -21,3 +21,12 @@ func New(db DBTX) *Queries {
 type Queries struct {
 	db DBTX
 }
+
+// Querier is sqlc's emit_interface output: callers hold it instead of
+// *Queries.
+type Querier interface {
+	GetIdempotencyKey(ctx context.Context, idempotencyKey string) ([]byte, error) // want GetIdempotencyKey:"generated findings 1"
+	GetScopedKey(ctx context.Context, tenantID, idempotencyKey string) ([]byte, error)
+}
+
+var _ Querier = (*Queries)(nil)
