@@ -429,7 +429,10 @@ func (e *engine) builtinCall(name string, args []ssa.Value, val ssa.Value) {
 		}
 		e.copyInto(key{val, ""}, e.valKey(args[0]))
 		for _, a := range args[1:] {
-			e.addAll(key{val, "[]"}, e.valKey(a))
+			// The appended values come as a slice (the variadic one SSA
+			// makes, or s...): its elements become the result's, each
+			// field with its own taint.
+			e.copyInto(key{val, ""}, e.valKey(a))
 		}
 	case "copy":
 		if len(args) == 2 {
