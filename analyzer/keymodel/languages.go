@@ -128,7 +128,7 @@ var pythonTables = Tables{
 		// The WhatsApp Cloud API webhook: entry[].changes[].value.messages[].id.
 		{Package: "whatsapp", Field: "(.*\\.)?messages\\.id", Kind: "message-id"},
 	},
-	Barriers: []config.Pattern{
+	Barriers: slices.Concat([]config.Pattern{
 		{Package: "os", Function: "getenv|environ\\.get|environ"},
 		{Package: "temporalio", Function: "workflow\\.(now|uuid4|random|info)"},
 		{Package: "temporalio.workflow", Function: "now|uuid4|random|info"},
@@ -139,12 +139,12 @@ var pythonTables = Tables{
 		// from the clock selects rows; it does not become their ids).
 		{Package: "sqlalchemy", Function: "select|text"},
 		{Package: "sqlalchemy.future", Function: "select"},
+	},
 		// Firestore: documents read back (a query's where("due", "<=",
 		// now) selects documents; it does not become their ids).
-		{Package: "google.cloud.firestore", Function: "(.*\\.)?(get|stream|get_all)"},
-		{Package: "google.cloud.firestore_v1", Function: "(.*\\.)?(get|stream|get_all)"},
-		{Package: "firebase_admin.firestore", Function: "(.*\\.)?(get|stream|get_all)"},
-	},
+		inPackages([]string{"google.cloud.firestore", "google.cloud.firestore_v1", "firebase_admin.firestore"},
+			config.Pattern{Function: "(.*\\.)?(get|stream|get_all)"}),
+	),
 	Operations: slices.Concat([]config.Pattern{
 		// stripe-python: stripe.Refund.create(…), and StripeClient's
 		// client.refunds.create(…) / client.v1.refunds.create(…).
@@ -339,7 +339,7 @@ var typescriptTables = Tables{
 		{Package: "kafkajs", Field: "(.*\\.)?message\\.offset|offset", Receiver: ConsumerOnly, Kind: "message-id"},
 		{Package: "whatsapp", Field: "(.*\\.)?messages\\.id", Kind: "message-id"},
 	},
-	Barriers: []config.Pattern{
+	Barriers: slices.Concat([]config.Pattern{
 		{Package: "@temporalio/workflow", Function: "uuid4|workflowInfo"},
 		// A browser component's state: what useRef or useState was first
 		// given is kept for every later render and click, so a key drawn
@@ -355,14 +355,15 @@ var typescriptTables = Tables{
 		{Function: ".+\\.(find|findAndCount|findOne|findOneBy|findOneOrFail|findOneByOrFail|findBy|findUnique.*|findFirst.*|findMany|findOrCreate|oneOrNone|manyOrNone)", Receiver: ".+"},
 		{Function: "(.*\\.)?(getMany|getOne|getOneOrFail|getRawMany|getRawOne|getManyAndCount)", Receiver: ".+"},
 		{Package: "@prisma/client", Function: ".*\\.(find.*|upsert|count|aggregate)"},
-		// Firestore, admin and client SDKs: documents read back, whatever
-		// a query's where() compares them with.
-		{Package: "firebase-admin/...", Function: "(.*\\.)?(get|getAll)"},
-		{Package: "@google-cloud/firestore", Function: "(.*\\.)?(get|getAll)"},
+		// Firestore: documents read back, whatever a query's where()
+		// compares them with (the client SDK here, the admin SDKs below).
 		{Package: "firebase/firestore", Function: "getDocs?|getDocsFromServer|getDocFromServer|getCountFromServer"},
 		// Mongoose models: documents read back.
 		{Package: "mongoose", Function: "(.*\\.)?(find|findById|findOne.*|aggregate|countDocuments|exists|distinct)"},
 	},
+		// The admin SDKs' Firestore: a query's or a document's get().
+		inPackages([]string{"firebase-admin/...", "@google-cloud/firestore"}, config.Pattern{Function: "(.*\\.)?(get|getAll)"}),
+	),
 	Operations: []config.Pattern{
 		// stripe-node: stripe.refunds.create(params, { idempotencyKey }).
 		// A refund without an amount refunds what remains (see Python's).

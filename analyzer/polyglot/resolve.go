@@ -34,10 +34,11 @@ type tsPaths struct {
 
 func newResolver(files []*ir.File) *resolver {
 	r := &resolver{byPath: map[string]*ir.File{}, pyModule: map[string]*ir.File{}, tsconfig: map[string]*tsPaths{}, pyDeps: map[string]map[string]bool{}}
+	dirs := pyDirs{}
 	for _, f := range files {
 		r.byPath[f.Path] = f
 		if f.Lang == "python" {
-			for _, m := range pyModuleNames(f.Path) {
+			for _, m := range pyModuleNames(f.Path, dirs) {
 				if _, dup := r.pyModule[m]; !dup {
 					r.pyModule[m] = f
 				}
@@ -52,7 +53,7 @@ func newResolver(files []*ir.File) *resolver {
 // directory that is also a project's root (backend/ holding its own
 // __init__.py beside manage.py or pyproject.toml, where the service runs:
 // from payments.stripe_api import …).
-func pyModuleNames(path string) []string {
+func pyModuleNames(path string, dirs pyDirs) []string {
 	dir, base := filepath.Split(path)
 	name := strings.TrimSuffix(base, ".py")
 	parts := []string{}
@@ -62,10 +63,11 @@ func pyModuleNames(path string) []string {
 	var roots []int // len(parts) when a package directory is a project root
 	dir = filepath.Clean(dir)
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil {
+		d := dirs.at(dir)
+		if !d.pkg {
 			break
 		}
-		if len(parts) > 0 && projectRoot(dir) {
+		if len(parts) > 0 && d.root {
 			roots = append(roots, len(parts))
 		}
 		parts = append([]string{filepath.Base(dir)}, parts...)
@@ -85,15 +87,28 @@ func pyModuleNames(path string) []string {
 	return names
 }
 
-// projectRoot reports a directory a Python service runs from: it holds
-// the project's manage.py or its packaging metadata.
-func projectRoot(dir string) bool {
-	for _, f := range []string{"manage.py", "pyproject.toml", "setup.py", "setup.cfg"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			return true
-		}
+// pyDirs is what is known of the directories Python files sit under,
+// looked up once for all the files below each.
+type pyDirs map[string]pyDir
+
+type pyDir struct {
+	pkg  bool // it holds an __init__.py
+	root bool // a package the service runs from: manage.py or packaging metadata beside it
+}
+
+func (d pyDirs) at(dir string) pyDir {
+	if v, ok := d[dir]; ok {
+		return v
 	}
-	return false
+	v := pyDir{pkg: exists(dir, "__init__.py")}
+	v.root = v.pkg && (exists(dir, "manage.py") || exists(dir, "pyproject.toml") || exists(dir, "setup.py") || exists(dir, "setup.cfg"))
+	d[dir] = v
+	return v
+}
+
+func exists(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
 }
 
 func (r *resolver) resolve(from *ir.File, module string) *ir.File {

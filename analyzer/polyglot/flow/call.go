@@ -458,14 +458,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 			recvKind = keymodel.NoModule
 		}
 	}
-	match := func(ps []config.Pattern) (config.Pattern, bool) {
-		for _, p := range ps {
-			if p.MatchMethod(mod, recvKind, name) {
-				return p, true
-			}
-		}
-		return config.Pattern{}, false
-	}
+	match := func(ps []config.Pattern) (config.Pattern, bool) { return firstMatch(ps, mod, recvKind, name) }
 	if v, ok := c.builtin(x, mod, name, recv, args, kwargs); ok {
 		return v
 	}
@@ -519,7 +512,11 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		}
 		return v
 	}
-	if _, ok := match(t.Barriers); ok || recv != nil && recv.lib != "" && mod == "" && matchIn(t.Barriers, recv.lib, recvKind, name) {
+	_, barrier := match(t.Barriers)
+	if !barrier && recv != nil && recv.lib != "" && mod == "" {
+		_, barrier = firstMatch(t.Barriers, recv.lib, recvKind, name)
+	}
+	if barrier {
 		if recv != nil && hasKind(recv.origins, "row") {
 			// Rows of an INSERT … RETURNING this attempt made.
 			return &value{origins: recv.origins, rooted: true}
@@ -631,15 +628,15 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	return v
 }
 
-// matchIn reports whether one of ps matches the method name of a module
-// mod's object.
-func matchIn(ps []config.Pattern, mod, recvKind, name string) bool {
+// firstMatch is the first of ps that matches the method name of module
+// mod's object (recvKind as MatchMethod takes it).
+func firstMatch(ps []config.Pattern, mod, recvKind, name string) (config.Pattern, bool) {
 	for _, p := range ps {
 		if p.MatchMethod(mod, recvKind, name) {
-			return true
+			return p, true
 		}
 	}
-	return false
+	return config.Pattern{}, false
 }
 
 // sendsKeyHeader reports a call whose headers (a headers= keyword
@@ -1412,26 +1409,36 @@ func (c *ctx) returnedCounters(x *ir.Call, counters []sqlquery.ReturnedCounter) 
 	for i, rc := range counters {
 		cols[i] = rc.Column
 	}
-	v := c.advancedRow(x, cols, "UPDATE … SET c = c + 1 … RETURNING")
+	row := c.counterRow(x, cols, "UPDATE … SET c = c + 1 … RETURNING")
 	for _, rc := range counters {
 		if rc.Index >= 0 {
-			v.fields["$"+itoa(rc.Index)] = v.fields[rc.Column]
-			v.fields["rows"].fields["$0"].fields["$"+itoa(rc.Index)] = v.fields[rc.Column]
+			row.fields["$"+itoa(rc.Index)] = row.fields[rc.Column] // a tuple row
 		}
 	}
-	return v
+	return advancedResult(row)
 }
 
-// advancedRow is a row whose columns cols a write advanced and handed
-// back (how names the write); its other columns are read back.
+// advancedRow is the result of a write that advanced columns cols and
+// handed the row back (how names the write).
 func (c *ctx) advancedRow(x *ir.Call, cols []string, how string) *value {
+	return advancedResult(c.counterRow(x, cols, how))
+}
+
+// counterRow is a row whose columns cols a write advanced; its other
+// columns are read back.
+func (c *ctx) counterRow(x *ir.Call, cols []string, how string) *value {
 	row := &value{stable: true, fields: map[string]*value{}}
 	for _, col := range cols {
 		o := &origin{kind: "counter", source: col + " advanced by " + how, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
 		row.fields[col] = &value{origins: []*origin{o}, rooted: true}
 	}
-	// The row itself (asyncpg's fetchrow, a tuple), or node-postgres's
-	// result, whose rows[0] is the row.
+	return row
+}
+
+// advancedResult is what a call handing back row returns: the row itself
+// (asyncpg's fetchrow, a tuple), or node-postgres's result, whose rows[0]
+// is the row.
+func advancedResult(row *value) *value {
 	v := copyFields(row)
 	v.advanced = true
 	v.fields["rows"] = &value{stable: true, fields: map[string]*value{"$0": row}}
