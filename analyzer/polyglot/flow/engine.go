@@ -108,7 +108,9 @@ type engine struct {
 	// importedNames: the names other modules import from each file, once.
 	importedNames map[*ir.File]map[string]bool
 	starExporters map[*ir.File][]*ir.File // barrels: export * from the file
-	apps          map[string]bool         // frameworkApp, by package.json directory
+	// namedExporters: barrels' export { a as b } from the file.
+	namedExporters map[*ir.File][]namedReexport
+	apps           map[string]bool // frameworkApp, by package.json directory
 	// Method calls whose receiver could not be resolved
 	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
 	// method name.

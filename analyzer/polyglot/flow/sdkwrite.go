@@ -422,7 +422,18 @@ func (e *engine) importedThrough(f *ir.File, name string, depth int) bool {
 			return true
 		}
 	}
+	for _, re := range e.namedExporters[f] {
+		if re.name == name && e.importedThrough(re.barrel, re.as, depth+1) {
+			return true
+		}
+	}
 	return false
+}
+
+// namedReexport is a barrel's export { name as as } from a file.
+type namedReexport struct {
+	barrel   *ir.File
+	name, as string
 }
 
 // indexImports records, for each project file, the names other files
@@ -430,6 +441,7 @@ func (e *engine) importedThrough(f *ir.File, name string, depth int) bool {
 func (e *engine) indexImports() {
 	e.importedNames = map[*ir.File]map[string]bool{}
 	e.starExporters = map[*ir.File][]*ir.File{}
+	e.namedExporters = map[*ir.File][]namedReexport{}
 	for _, g := range e.prog.Files {
 		for _, im := range g.Imports {
 			target := e.prog.Resolve(g, im.Module)
@@ -438,6 +450,12 @@ func (e *engine) indexImports() {
 			}
 			if im.Name == "*" {
 				e.starExporters[target] = append(e.starExporters[target], g)
+				continue
+			}
+			if im.Reexport && im.Name != "" && im.Name != "default" && g.Lang == "typescript" {
+				// export { a as b } from: a is imported when b is imported
+				// from the barrel.
+				e.namedExporters[target] = append(e.namedExporters[target], namedReexport{barrel: g, name: im.Name, as: im.Local})
 				continue
 			}
 			if im.Name != "" && im.Name != "default" && !im.Reexport && e.prog.Source != nil && e.fileWords(g)[im.Local] < 2 {
@@ -508,12 +526,30 @@ func (e *engine) fileWords(f *ir.File) map[string]int {
 		return words
 	}
 	words := map[string]int{}
-	countWords(e.prog.Source(f), words)
+	countWords(withoutComments(e.prog.Source(f), f.Comments), words)
 	if e.wordsByFile == nil {
 		e.wordsByFile = map[*ir.File]map[string]int{}
 	}
 	e.wordsByFile[f] = words
 	return words
+}
+
+// withoutComments returns src with its comments' bytes blanked: a name a
+// comment mentions (a TODO, commented-out code) is no use of it.
+func withoutComments(src []byte, comments []ir.Span) []byte {
+	if len(comments) == 0 {
+		return src
+	}
+	out := append([]byte(nil), src...)
+	for _, c := range comments {
+		if c.Start < 0 || c.End > len(out) || c.Start > c.End {
+			continue
+		}
+		for i := c.Start; i < c.End; i++ {
+			out[i] = ' '
+		}
+	}
+	return out
 }
 
 // countWords adds each identifier-like word of src to counts.

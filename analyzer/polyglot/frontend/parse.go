@@ -37,6 +37,7 @@ func Parse(path string, src []byte) (*ir.File, error) {
 		l.file.ServerActions = l.opensWithDirective(root, "use server")
 	}
 	l.file.Ignores = ignores(src)
+	l.file.Comments = tree.comments()
 	if root.HasError() {
 		l.file.SyntaxErrors = countErrors(root)
 	}

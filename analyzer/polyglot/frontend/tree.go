@@ -141,6 +141,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
+
 	// The packages whose C objects define the functions declared above.
 	_ "github.com/smacker/go-tree-sitter"
 	_ "github.com/smacker/go-tree-sitter/javascript"
@@ -262,6 +264,17 @@ func parseTree(g *grammar, src []byte) (*tree, error) {
 }
 
 func (t *tree) root() *node { return &t.nodes[0] }
+
+// comments returns the spans of the tree's comment nodes, in source order.
+func (t *tree) comments() []ir.Span {
+	var out []ir.Span
+	for i := range t.nodes {
+		if n := &t.nodes[i]; n.Type() == "comment" {
+			out = append(out, ir.Span{Start: int(n.start), End: int(n.end)})
+		}
+	}
+	return out
+}
 
 func (n *node) children() []*node { return n.t.kids[n.kid0 : n.kid0+n.nkid] }
 

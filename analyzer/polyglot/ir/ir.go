@@ -24,7 +24,13 @@ type File struct {
 	// ServerActions is set for a module that opens with 'use server': its
 	// functions are React server actions, which a client's request runs.
 	ServerActions bool
+	// Comments are the byte spans of the file's comments: a name a comment
+	// mentions is no call of it.
+	Comments []Span
 }
+
+// Span is a half-open range of byte offsets in a file's source.
+type Span struct{ Start, End int }
 
 // Import binds a local name to a module or a member of one.
 type Import struct {

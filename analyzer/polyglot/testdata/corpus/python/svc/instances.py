@@ -119,6 +119,12 @@ class Payouts:
     def payout_never_called(self, account, cents):
         return stripe.Payout.create(amount=cents, currency="usd", stripe_account=account)
 
+    # case: reach/unmentioned-method silent
+    # Only comments name payout_later: a comment calls nothing.
+    # TODO: payout_later from the nightly job.
+    def payout_later(self, account, cents):
+        return stripe.Payout.create(amount=cents, currency="usd", stripe_account=account)
+
 
 def pay_all(payouts, accounts):
     for account in accounts:

@@ -146,6 +146,10 @@ class Sequencer:
         requests.post(API, headers={"Idempotency-Key": f"{order['id']}-{self.seq}"})  # want IDEM001
 
 
+def relay(order):
+    Sequencer().send(order)
+
+
 # case: flow/cross-module finding
 def helper_key(order):
     requests.post(API, headers={"Idempotency-Key": random_key(order)})  # want IDEM001

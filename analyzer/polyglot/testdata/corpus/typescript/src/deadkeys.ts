@@ -23,3 +23,15 @@ const renewals = new RenewalCharges();
 new Worker("renewals", async (job) => {
   await renewals.chargeRenewal(job.data.cents);
 });
+
+// A comment that names a method calls nothing: settleLater is still dead.
+// TODO: wire settleLater into the nightly job.
+class ArchivedCharges {
+  /** settleLater charges what settle() left behind. */
+  async settleLater(cents: number) {
+    // case: reach/dead-key silent
+    await fetch("https://api.provider.example/charges", { method: "POST", headers: { "Idempotency-Key": randomUUID() }, body: JSON.stringify({ cents }) });
+  }
+}
+
+export const archived = new ArchivedCharges();

@@ -1,1 +1,2 @@
 export * from "./payouts";
+export { transferFeeLeftover, transferFeeMonthly as monthlyFee } from "./fees";
