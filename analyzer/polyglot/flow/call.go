@@ -234,6 +234,9 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	bound := c.bind(fn, callee.recv, args, x.Kwargs, kwargs)
 	c.applySinks(x, fn, s, bound)
 	c.callerOmitsKey(x, fn, bound)
+	if v, ok := c.wrappedSQL(x, s, bound); ok && (len(v.origins) > 0 || v.advanced) {
+		return v // a fresh row's id, or counters the query advanced
+	}
 	r := c.instantiate(s.result, bound)
 	r.origins = c.settleFallbacks(r.origins, fn, bound)
 	r.computed = true
@@ -1289,6 +1292,9 @@ func (c *ctx) persist(vs []*value) {
 // gives rows read back; an INSERT … RETURNING without ON CONFLICT gives
 // the id of a row inserted per attempt.
 func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
+	if len(args) > 0 {
+		c.passesSQLText(args[0])
+	}
 	if len(args) == 0 || !args[0].hasStr || !looksSQL(args[0].str) {
 		return nil, false
 	}
@@ -1336,6 +1342,43 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 		}
 	}
 	return v, true
+}
+
+// passesSQLText records a parameter of this function handed whole as a
+// query's text: a wrapper of the driver (export const query = (text,
+// params) => pool.query(text, params)), whose callers' SQL is judged at
+// their calls.
+func (c *ctx) passesSQLText(v *value) {
+	if v == nil || v.hasStr || len(v.origins) > 0 || len(v.params) != 1 || v.params[0].path != "" {
+		return
+	}
+	if i := v.params[0].i; !slices.Contains(c.sqlText, i) {
+		c.sqlText = append(c.sqlText, i)
+	}
+}
+
+// wrappedSQL judges a call of a project function that passes its
+// parameter on as SQL text, with the caller's string as the query and the
+// other arguments as its parameters. ok is false when no such argument
+// is SQL.
+func (c *ctx) wrappedSQL(x *ir.Call, s *summary, bound []*value) (*value, bool) {
+	for _, i := range s.sqlText {
+		if i >= len(bound) || bound[i] == nil {
+			continue
+		}
+		if !bound[i].hasStr {
+			c.passesSQLText(bound[i]) // a wrapper of a wrapper
+			continue
+		}
+		args := []*value{bound[i]}
+		for j, b := range bound {
+			if j != i && b != nil {
+				args = append(args, b)
+			}
+		}
+		return c.sqlCall(x, nil, args)
+	}
+	return nil, false
 }
 
 // atomicIncrements returns the columns an ORM write advances: Prisma's

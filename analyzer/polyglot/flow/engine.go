@@ -155,6 +155,9 @@ type fileInfo struct {
 type summary struct {
 	result *value
 	sinks  []paramSink
+	// sqlText: parameters the function passes on as a query's SQL text,
+	// which its callers' string arguments are.
+	sqlText []int
 	done   bool
 	busy   bool
 }
@@ -397,6 +400,10 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 			// Declared of a project class (payments: PaymentService, as
 			// dependency injection hands it in): its methods are known.
 			v.class, v.classFile, v.mod, v.chain = inst.class, inst.classFile, inst.mod, inst.chain
+		} else if tv != nil && tv.mod != "" && tv.mod != "globalThis" && tv.mod != "builtins" {
+			// Declared of a library's type (db: admin.firestore.Firestore):
+			// the reads its methods end are that library's.
+			v.lib = tv.mod
 		}
 		c.env[p] = v
 	}
@@ -423,6 +430,7 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	c.block(fn.Body)
 	s.result = c.result
 	s.sinks = c.sinks
+	s.sqlText = c.sqlText
 	s.busy, s.done = false, true
 	return s
 }

@@ -27,6 +27,9 @@ type ctx struct {
 
 	result *value
 	sinks  []paramSink
+	// sqlText: the parameters this function hands, whole, to a database
+	// call as its SQL (query(text, params) => pool.query(text, params)).
+	sqlText []int
 }
 
 func (c *ctx) file() string { return c.fi.f.Path }

@@ -90,3 +90,20 @@ def stored_digest(order, payment):
     # guessable fields.
     payment.idempotency_key = hashlib.sha256(f"{order['id']}:{order['phone']}".encode()).hexdigest()
     requests.post(API, headers={"Idempotency-Key": payment.idempotency_key})  # want IDEM005
+
+
+def run_sql(conn, sql, *params):
+    """The project's wrapper of the driver: callers hand it their SQL."""
+    with conn.cursor() as cur:
+        cur.execute(sql, params)
+        return cur.fetchone()
+
+
+# case: flow/sql-wrapper finding
+def find_by_key_wrapped(conn, key):
+    return run_sql(conn, "SELECT response FROM idempotency_keys WHERE idempotency_key = %s", key)  # want IDEM007
+
+
+# case: flow/sql-wrapper silent
+def find_scoped_wrapped(conn, tenant, key):
+    return run_sql(conn, "SELECT response FROM idempotency_keys WHERE tenant_id = %s AND idempotency_key = %s", tenant, key)
