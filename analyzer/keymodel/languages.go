@@ -261,6 +261,12 @@ var pythonTables = Tables{
 		// Django's urlpatterns.
 		{Package: "django.urls", Function: "path|re_path", Receiver: "-", Kind: "route"},
 		{Package: "django.conf.urls", Function: "url", Receiver: "-", Kind: "route"},
+		// Cloud Functions for Firebase: a callable or HTTPS function
+		// answers a request; a scheduled, Firestore, Pub/Sub or task
+		// trigger is an event the platform delivers at least once and
+		// retries.
+		{Package: "firebase_functions", Function: "https_fn\\.(on_call|on_request)", Receiver: "-", Kind: "route"},
+		{Package: "firebase_functions", Function: "\\w+_fn\\.on_\\w+", Receiver: "-", Kind: "consumer"},
 		// A polling consumer: the function that calls a client's read of a broker (SQS,
 		// Kafka, a RabbitMQ get, a Redis stream or list) handles what a
 		// redelivery brings again.
@@ -449,6 +455,13 @@ var typescriptTables = Tables{
 		{Package: "cron", Function: "CronJob|CronJob\\.from", Receiver: "-", Kind: "consumer"},
 		{Package: "node-schedule", Function: "scheduleJob", Receiver: "-", Kind: "consumer"},
 		{Package: "globalThis", Function: "setInterval", Receiver: "-", Kind: "consumer"},
+		// Cloud Functions for Firebase: a callable or HTTPS function
+		// answers a request; a scheduled, Firestore, Pub/Sub or task
+		// trigger (v1's .onRun, .onCreate, …; v2's onSchedule,
+		// onDocumentCreated, …) is an event the platform delivers at
+		// least once and retries.
+		{Package: "firebase-functions/...", Function: "(.*\\.)?(onCall|onRequest|onCallGenkit)", Receiver: "-", Kind: "route"},
+		{Package: "firebase-functions/...", Function: "(.*\\.)?on[A-Z]\\w*", Receiver: "-", Kind: "consumer"},
 		// A QStash job: @upstash/qstash's wrappers verify the signature
 		// and QStash retries the handler until it answers 2xx.
 		{Function: "verifySignature(AppRouter|Edge)?", Kind: "consumer"},

@@ -35,7 +35,16 @@ func (e *engine) findEntries(f *ir.File) {
 			if c, ok := d.(*ir.Call); ok {
 				callee = c.Fun
 			}
-			if k := e.entryKind(fi, ir.Dotted(callee)); k != "" {
+			k := e.entryKind(fi, ir.Dotted(callee))
+			if k == "" {
+				// Known by the module that gives the decorator
+				// (firebase_functions' @https_fn.on_call()).
+				k = e.registrarKind(fi, callee)
+			}
+			if k == "procedure" {
+				k = "route"
+			}
+			if k != "" && k != "receive" {
 				e.mark(fn, k)
 			}
 			if e.retryDecorator(fi, callee) {
@@ -352,12 +361,28 @@ func (e *engine) registrarKind(fi *fileInfo, x ir.Expr) string {
 // a package: the registering functions (Receiver "-") or the base classes.
 func packageEntryKind(entries []config.Pattern, full string, registrar bool) string {
 	for _, p := range entries {
-		rest, ok := strings.CutPrefix(full, p.Package+".")
+		rest, ok := memberOf(p.Package, full)
 		if p.Package != "" && ok && (p.Receiver == "-") == registrar && p.FunctionPattern() != nil && p.FunctionPattern().MatchString(rest) {
 			return p.Kind
 		}
 	}
 	return ""
+}
+
+// memberOf splits full (module.member) into the member of pkg it names;
+// a pkg ending in "/..." takes in the module's subpaths too
+// (firebase-functions/... holds firebase-functions/v2/https.onCall).
+func memberOf(pkg, full string) (string, bool) {
+	base, sub := strings.CutSuffix(pkg, "/...")
+	if !sub {
+		return strings.CutPrefix(full, pkg+".")
+	}
+	rest, ok := strings.CutPrefix(full, base)
+	if !ok || rest == "" || rest[0] != '.' && rest[0] != '/' {
+		return "", false
+	}
+	_, member, ok := strings.Cut(rest, ".")
+	return member, ok
 }
 
 func (e *engine) mark(fn *ir.Func, kind string) {
