@@ -211,6 +211,13 @@ var pythonTables = Tables{
 			// Through a repository or session held in a field
 			// (self.repo.save(row), self.db.payments.insert_one(doc)).
 			{Function: ".+\\.(save|bulk_create|insert_one|insert_many|update_one|put_item)", Receiver: ".+", Kind: "store"},
+			// A SQLAlchemy session held anywhere, known by its declared
+			// type (self.session: AsyncSession): add stages the row the
+			// commit writes.
+			{Package: "sqlalchemy.orm", Function: "(.*\\.)?(add|add_all|merge)", Receiver: ".+", Kind: "store"},
+			{Package: "sqlalchemy.ext.asyncio", Function: "(.*\\.)?(add|add_all|merge)", Receiver: ".+", Kind: "store"},
+			{Package: "sqlmodel", Function: "(.*\\.)?(add|add_all|merge)", Receiver: ".+", Kind: "store"},
+			{Package: "sqlmodel.ext.asyncio.session", Function: "(.*\\.)?(add|add_all|merge)", Receiver: ".+", Kind: "store"},
 			// aiogram's FSM storage (Redis or memory): a later step of the
 			// dialog reads what this one stores (state.get_data()).
 			{Function: "update_data|set_data", Receiver: ".+", Kind: "store"},

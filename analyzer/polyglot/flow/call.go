@@ -204,7 +204,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 		if fields := c.e.constructorArgs(fi, fn.Class); len(fields) > 0 {
 			// DocKey("payment_intent", name): the fields the constructor
 			// sets to its parameters hold the arguments.
-			bound := c.bind(fi.constructorOf(fn.Class), obj, args, x.Kwargs, kwargs)
+			bound := c.bind(c.e.constructor(fi, fn.Class, 0), obj, args, x.Kwargs, kwargs)
 			for field, i := range fields {
 				if i < len(bound) && bound[i] != nil && bound[i] != obj {
 					obj.fields[field] = bound[i]
@@ -232,12 +232,20 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	}
 	s := c.e.summarize(fi, fn)
 	bound := c.bind(fn, callee.recv, args, x.Kwargs, kwargs)
+	for _, i := range s.persists {
+		if i < len(bound) && bound[i] != nil {
+			c.persist(bound[i : i+1]) // repo.add(order): the callee writes it
+		}
+	}
 	c.applySinks(x, fn, s, bound)
 	c.callerOmitsKey(x, fn, bound)
 	if v, ok := c.wrappedSQL(x, s, bound); ok && (len(v.origins) > 0 || v.advanced) {
 		return v // a fresh row's id, or counters the query advanced
 	}
 	r := c.instantiate(s.result, bound)
+	if len(s.stored) > 0 {
+		r = c.e.markStored(r, s.stored, 0)
+	}
 	r.origins = c.settleFallbacks(r.origins, fn, bound)
 	r.computed = true
 	return r
@@ -539,6 +547,11 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		return c.advancedRow(x, cols, "this update")
 	}
 	p, known := c.operation(t.Operations, mod, recvKind, name, paramsArg(x, args, kwargs)) // an operation the tables name
+	if !known && mod == "" && recv != nil && recv.lib != "" {
+		// A library's object held in a field or parameter
+		// (self.session.add(order), session: AsyncSession).
+		p, known = c.operation(t.Operations, recv.lib, recvKind, name, paramsArg(x, args, kwargs))
+	}
 	if known {
 		if keymodel.Acts(p.Kind) {
 			c.sdkWrite(x, p.Kind, args, kwargs) // and on: its key is a sink too
@@ -961,7 +974,7 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted b
 	// crypto.getRandomValues to Math.random draws with both).
 	var drawn []*origin
 	for _, o := range v.origins {
-		if site.inert || (persisted || c.persisted[o]) && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
+		if site.inert || (persisted || c.persisted[o] || o.stored) && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
 			continue
 		}
 		if o.unless != nil && c.deferFallback(o, site, hops, persisted) {
@@ -1283,6 +1296,14 @@ func (c *ctx) persist(vs []*value) {
 		}
 		for _, p := range w.params {
 			c.persistedParams[p.i] = true
+		}
+		for _, p := range v.params {
+			if p.path == "" { // the parameter itself, not a part of it
+				if c.wholeParams == nil {
+					c.wholeParams = map[int]bool{}
+				}
+				c.wholeParams[p.i] = true
+			}
 		}
 	}
 }

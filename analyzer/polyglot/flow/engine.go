@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/keymodel"
@@ -41,7 +42,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, retried: map[*ir.Func]bool{}, handedLambdas: map[*ir.Func][]handOff{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, storedCopies: map[*origin]*origin{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, retried: map[*ir.Func]bool{}, handedLambdas: map[*ir.Func][]handOff{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -108,6 +109,9 @@ type engine struct {
 	// importedNames: the names other modules import from each file, once.
 	importedNames map[*ir.File]map[string]bool
 	starExporters map[*ir.File][]*ir.File // barrels: export * from the file
+	// storedCopies: the one stored copy of each origin a function wrote
+	// to the database before returning it (see markStored).
+	storedCopies map[*origin]*origin
 	// namedExporters: barrels' export { a as b } from the file.
 	namedExporters map[*ir.File][]namedReexport
 	apps           map[string]bool // frameworkApp, by package.json directory
@@ -158,8 +162,14 @@ type summary struct {
 	// sqlText: parameters the function passes on as a query's SQL text,
 	// which its callers' string arguments are.
 	sqlText []int
-	done   bool
-	busy   bool
+	// persists: parameters the function writes whole to the database on
+	// every path (a repository's add(order)).
+	persists []int
+	// stored: origins of the result the function wrote to the database
+	// before returning them.
+	stored map[*origin]bool
+	done     bool
+	busy     bool
 }
 
 // paramSink is a parameter (or a field of one) that reaches a key sink.
@@ -400,10 +410,8 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 			// Declared of a project class (payments: PaymentService, as
 			// dependency injection hands it in): its methods are known.
 			v.class, v.classFile, v.mod, v.chain = inst.class, inst.classFile, inst.mod, inst.chain
-		} else if tv != nil && tv.mod != "" && tv.mod != "globalThis" && tv.mod != "builtins" {
-			// Declared of a library's type (db: admin.firestore.Firestore):
-			// the reads its methods end are that library's.
-			v.lib = tv.mod
+		} else {
+			v.lib = libraryType(tv)
 		}
 		c.env[p] = v
 	}
@@ -431,6 +439,20 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	s.result = c.result
 	s.sinks = c.sinks
 	s.sqlText = c.sqlText
+	for i := range c.wholeParams {
+		if c.persistedParams[i] {
+			s.persists = append(s.persists, i)
+		}
+	}
+	slices.Sort(s.persists)
+	for o, stored := range c.returned {
+		if stored {
+			if s.stored == nil {
+				s.stored = map[*origin]bool{}
+			}
+			s.stored[o] = true
+		}
+	}
 	s.busy, s.done = false, true
 	return s
 }
@@ -595,7 +617,16 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 	e.instance[ref] = nil
 	ctor := fi.constructorOf(class)
 	if ctor == nil {
-		return nil
+		// No constructor of its own: the first base's, inherited
+		// (class OrderRepository(BaseRepository) holds self.session).
+		bfi, base := e.firstProjectBase(fi, class)
+		if base == nil {
+			return nil
+		}
+		fs := e.instanceFields(bfi, base.Class)
+		e.instance[ref] = fs
+		e.ctorArgs[ref] = e.ctorArgs[classRef{bfi.f, base.Class}]
+		return fs
 	}
 	c := e.newCtx(fi, ctor, nil)
 	c.quiet = true
@@ -604,6 +635,8 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 		_, tv := e.declaredType(fi, ctor.ParamTypes[p])
 		if inst := e.projectInstance(fi, tv); inst != nil {
 			c.env[p].class, c.env[p].classFile, c.env[p].mod, c.env[p].chain = inst.class, inst.classFile, inst.mod, inst.chain
+		} else {
+			c.env[p].lib = libraryType(tv)
 		}
 	}
 	self := &value{class: class, fields: map[string]*value{}}
@@ -634,6 +667,40 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 	e.instance[ref] = fs
 	e.ctorArgs[ref] = args
 	return fs
+}
+
+// firstProjectBase is the first base of class (declared in fi) that is
+// a project class, and the file declaring it; nil when there is none.
+func (e *engine) firstProjectBase(fi *fileInfo, class string) (*fileInfo, *ir.Func) {
+	for _, fn := range fi.f.Funcs {
+		if !fn.IsClass || fn.Class != class {
+			continue
+		}
+		for _, b := range fn.Bases {
+			bv := e.moduleCtx(fi).eval(b)
+			if bv.fn == nil || !bv.fn.IsClass || bv.fn == fn {
+				continue
+			}
+			bfi := e.fileOf(bv)
+			if bfi == nil {
+				bfi = fi
+			}
+			return bfi, bv.fn
+		}
+	}
+	return nil, nil
+}
+
+// constructor is class's constructor, its own or the one it inherits from
+// its first project base; nil when it has none.
+func (e *engine) constructor(fi *fileInfo, class string, depth int) *ir.Func {
+	if ctor := fi.constructorOf(class); ctor != nil || depth > 8 {
+		return ctor
+	}
+	if bfi, base := e.firstProjectBase(fi, class); base != nil {
+		return e.constructor(bfi, base.Class, depth+1)
+	}
+	return nil
 }
 
 // constructorOf is class's constructor in this file (__init__,
@@ -671,8 +738,50 @@ func handlerTable(v *value) bool {
 // per-attempt origin, a stable or constant value. A field made only of the
 // constructor's arguments is nil: the method reads it as a field of its
 // receiver, which a call binds.
+// markStored returns v with the origins in stored replaced by their
+// stored copies, one per origin so that every caller sees the same: the
+// origin itself stays as it is for the callee's other callers
+// (new_key() is drawn anew where no one writes it).
+func (e *engine) markStored(v *value, stored map[*origin]bool, depth int) *value {
+	if v == nil || depth > 4 {
+		return v
+	}
+	out := *v
+	out.origins = nil
+	for _, o := range v.origins {
+		if stored[o] {
+			cp := e.storedCopies[o]
+			if cp == nil {
+				c := *o
+				c.stored = true
+				cp = &c
+				e.storedCopies[o] = cp
+			}
+			o = cp
+		}
+		out.origins = append(out.origins, o)
+	}
+	if v.fields != nil {
+		out.fields = make(map[string]*value, len(v.fields))
+		for k, f := range v.fields {
+			out.fields[k] = e.markStored(f, stored, depth+1)
+		}
+	}
+	return &out
+}
+
+// libraryType is the library a declared type's value tv comes from
+// (db: admin.firestore.Firestore, session: AsyncSession): the reads and
+// writes its methods make are that library's. "" for no library's type.
+func libraryType(tv *value) string {
+	if tv == nil || tv.mod == "" || tv.mod == "globalThis" || tv.mod == "builtins" {
+		return ""
+	}
+	return tv.mod
+}
+
 func knownField(f *value) *value {
-	if f == nil || f.mod == "" && !f.isMod && f.fn == nil && f.class == "" && len(f.origins) == 0 && !f.stable && !f.hasStr && !handlerTable(f) {
+	if f == nil || f.mod == "" && !f.isMod && f.fn == nil && f.class == "" && f.lib == "" && len(f.origins) == 0 && !f.stable && !f.hasStr && !handlerTable(f) {
 		return nil
 	}
 	cp := *f

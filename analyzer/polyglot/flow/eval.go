@@ -30,9 +30,31 @@ type ctx struct {
 	// sqlText: the parameters this function hands, whole, to a database
 	// call as its SQL (query(text, params) => pool.query(text, params)).
 	sqlText []int
+	// returned: the origins of returned values, true while every return
+	// so far came after a database write of them.
+	returned map[*origin]bool
+	// wholeParams: parameters some write stores whole (session.add(obj)).
+	wholeParams map[int]bool
 }
 
 func (c *ctx) file() string { return c.fi.f.Path }
+
+// noteReturned records which of a returned value's origins the function
+// wrote to the database before returning them.
+func (c *ctx) noteReturned(v *value) {
+	w := whole(v)
+	if w == nil {
+		return
+	}
+	if c.returned == nil {
+		c.returned = map[*origin]bool{}
+	}
+	for _, o := range w.origins {
+		if stored, seen := c.returned[o]; !seen || stored {
+			c.returned[o] = c.persisted[o]
+		}
+	}
+}
 
 func (c *ctx) block(ss []ir.Stmt) {
 	for _, s := range ss {
@@ -48,7 +70,9 @@ func (c *ctx) stmt(s ir.Stmt) {
 		c.eval(s.X)
 	case *ir.Return:
 		if s.X != nil {
-			c.result = merge(c.result, c.eval(s.X))
+			v := c.eval(s.X)
+			c.result = merge(c.result, v)
+			c.noteReturned(v)
 		}
 	case *ir.If:
 		c.eval(s.Cond)

@@ -55,6 +55,9 @@ type origin struct {
 	// unless: drawn only when a key handed in is missing (a fallback);
 	// nil when always drawn.
 	unless *guard
+	// stored: a callee wrote the value to the database before handing it
+	// back (a service's create_order), so its callers hold it stored.
+	stored bool
 }
 
 // paramRef says a value comes from a parameter, or from one of its fields

@@ -1,0 +1,66 @@
+# A key drawn by the service that creates the order, written with the
+# order (a repository's session.add, then commit) before the service hands
+# the order back: the caller holds a key already stored, which every
+# retry of the provisioning reads back. One never written is drawn anew.
+import uuid
+
+import pika
+import requests
+from sqlalchemy.ext.asyncio import AsyncSession
+
+
+def new_key():
+    return uuid.uuid4().hex
+
+
+class Order:
+    def __init__(self, plan, idempotency_key):
+        self.plan = plan
+        self.idempotency_key = idempotency_key
+
+
+class BaseRepository:
+    def __init__(self, session: AsyncSession):
+        self.session = session
+
+
+class OrderRepository(BaseRepository):
+    def add(self, order):
+        self.session.add(order)
+
+
+class OrderService:
+    def __init__(self, session: AsyncSession):
+        self.session = session
+        self.orders = OrderRepository(session)
+
+    async def create_order(self, plan):
+        order = Order(plan=plan, idempotency_key=new_key())
+        self.orders.add(order)
+        await self.session.commit()
+        return order
+
+    async def draft_order(self, plan):
+        return Order(plan=plan, idempotency_key=new_key())
+
+    async def provision(self, order):
+        requests.post("https://api.vpn.example/subs", json={"plan": order.plan}, headers={"Idempotency-Key": order.idempotency_key})  # want IDEM001
+
+
+# case: pair/stored-by-callee silent
+async def on_paid(session, body):
+    service = OrderService(session)
+    order = await service.create_order(body["plan"])
+    await service.provision(order)
+
+
+# case: pair/stored-by-callee finding
+async def on_paid_draft(session, body):
+    service = OrderService(session)
+    order = await service.draft_order(body["plan"])
+    await service.provision(order)
+
+
+def consume_paid(ch: pika.adapters.blocking_connection.BlockingChannel):
+    ch.basic_consume(queue="paid", on_message_callback=on_paid)
+    ch.basic_consume(queue="paid-draft", on_message_callback=on_paid_draft)
