@@ -43,22 +43,20 @@ class OrderService:
     async def draft_order(self, plan):
         return Order(plan=plan, idempotency_key=new_key())
 
-    async def provision(self, order):
-        requests.post("https://api.vpn.example/subs", json={"plan": order.plan}, headers={"Idempotency-Key": order.idempotency_key})  # want IDEM001
 
 
 # case: pair/stored-by-callee silent
 async def on_paid(session, body):
     service = OrderService(session)
     order = await service.create_order(body["plan"])
-    await service.provision(order)
+    requests.post("https://api.vpn.example/subs", json={"plan": order.plan}, headers={"Idempotency-Key": order.idempotency_key})
 
 
 # case: pair/stored-by-callee finding
 async def on_paid_draft(session, body):
     service = OrderService(session)
     order = await service.draft_order(body["plan"])
-    await service.provision(order)
+    requests.post("https://api.vpn.example/subs", json={"plan": order.plan}, headers={"Idempotency-Key": order.idempotency_key})  # want IDEM001
 
 
 def consume_paid(ch: pika.adapters.blocking_connection.BlockingChannel):
