@@ -168,8 +168,8 @@ type summary struct {
 	// stored: origins of the result the function wrote to the database
 	// before returning them.
 	stored map[*origin]bool
-	done     bool
-	busy     bool
+	done   bool
+	busy   bool
 }
 
 // paramSink is a parameter (or a field of one) that reaches a key sink.
