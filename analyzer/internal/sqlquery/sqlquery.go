@@ -336,6 +336,8 @@ var defaultTenant = map[string]bool{
 	// The user who sent the key is its client, in an API whose callers
 	// are users: a key scoped by user is per-client.
 	"user_id": true, "usuario_id": true,
+	// The credential a caller sends its key with: the API key.
+	"api_key_id": true, "api_key_hash": true,
 }
 
 // IsTenantColumn reports whether col scopes rows to a tenant.

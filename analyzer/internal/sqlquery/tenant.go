@@ -3,6 +3,7 @@ package sqlquery
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
@@ -79,15 +80,33 @@ func unscopedUpsert(cfg *config.Config, u upsert, resolve func(string) ([]string
 func unscopedKeyColumn(cfg *config.Config, table string, cols []string) string {
 	keyTable := IsIdempotencyTable(cfg, table)
 	keyCol := ""
+	owned := false
 	for _, col := range cols {
 		if IsTenantColumn(cfg, col) {
 			return ""
 		}
 		if keyCol == "" && (keyTable && IsKeyColumn(col) || IsIdempotencyColumn(col)) {
 			keyCol = col
+			continue
 		}
+		owned = owned || ownerColumn(col)
+	}
+	if owned && !slices.Contains(cols, "or") {
+		// WHERE grant_id = $1 AND idempotency_key = $2: the key is
+		// matched within the row's owner (a grant, a terminal, an
+		// order), so another owner's use of the same key is never
+		// found. Not so when OR lets the key match alone.
+		return ""
 	}
 	return keyCol
+}
+
+// ownerColumn reports a column naming another row the matched one
+// belongs to (grant_id, terminal_id, order_uuid): an identifier other than
+// the row's own id.
+func ownerColumn(col string) bool {
+	col = strings.ToLower(col)
+	return col != "id" && col != "uuid" && !IsKeyColumn(col) && (strings.HasSuffix(col, "_id") || strings.HasSuffix(col, "_uuid"))
 }
 
 // upsertConflict matches, in normalized SQL, an insert with a conflict
