@@ -69,6 +69,49 @@ var entryTypes = []entryType{
 	{"github.com/modelcontextprotocol/go-sdk/mcp", "CallToolRequest", Request},
 }
 
+// handlerFrameworks are packages whose generated code dispatches each
+// request to a method of an interface the generated package declares: a
+// type implementing such an interface answers requests (gqlgen's
+// resolvers, a gRPC service's server).
+var handlerFrameworks = []string{
+	"github.com/99designs/gqlgen/graphql",
+	"google.golang.org/grpc",
+}
+
+// HandlerInterfaces returns the interfaces that pkg, or a package it
+// imports, declares when that package imports a handler framework: their
+// implementations' methods answer the framework's requests.
+func HandlerInterfaces(pkg *types.Package) []*types.Interface {
+	var out []*types.Interface
+	for _, p := range append([]*types.Package{pkg}, pkg.Imports()...) {
+		if !importsAny(p, handlerFrameworks) {
+			continue
+		}
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() {
+				continue
+			}
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+func importsAny(p *types.Package, paths []string) bool {
+	for _, im := range p.Imports() {
+		for _, path := range paths {
+			if im.Path() == path {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // webhookVerifiers check a webhook's signature: the route calling one
 // receives a webhook, which its sender retries until acknowledged.
 var webhookVerifiers = []config.Pattern{

@@ -401,6 +401,10 @@ type builder struct {
 	// place or retries it.
 	callbacks map[*types.Func]*callbacks
 	handed    map[*ast.FuncLit]use
+	// handlerIfaces: the interfaces handler frameworks dispatch requests
+	// to (keymodel.HandlerInterfaces), read once.
+	handlerIfaces     []*types.Interface
+	handlerIfacesRead bool
 }
 
 // own is how a function is entered by itself: by what it handles, by a
@@ -441,6 +445,9 @@ func (b *builder) entryKind(n ast.Node, ft *ast.FuncType) keymodel.EntryKind {
 		return keymodel.Redelivered
 	}
 	kind := keymodel.NotEntry
+	if b.answersFramework(n) {
+		kind = keymodel.Request
+	}
 	if ft.Params != nil {
 		for _, f := range ft.Params.List {
 			switch b.model.EntryOf(b.pass.TypesInfo.TypeOf(f.Type)) {
@@ -452,6 +459,46 @@ func (b *builder) entryKind(n ast.Node, ft *ast.FuncType) keymodel.EntryKind {
 		}
 	}
 	return kind
+}
+
+// answersFramework reports a method by which its type implements an
+// interface a handler framework's generated code dispatches requests to
+// (a gqlgen resolver's mutation, a gRPC server's method): the framework's
+// server calls it for a request.
+func (b *builder) answersFramework(n ast.Node) bool {
+	fd, ok := n.(*ast.FuncDecl)
+	if !ok || fd.Recv == nil {
+		return false
+	}
+	fn, ok := b.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv().Type()
+	if !b.handlerIfacesRead {
+		b.handlerIfaces, b.handlerIfacesRead = keymodel.HandlerInterfaces(b.pass.Pkg), true
+	}
+	for _, it := range b.handlerIfaces {
+		if !hasMethod(it, fn.Name()) {
+			continue
+		}
+		if types.Implements(recv, it) {
+			return true
+		}
+		if _, isPtr := recv.(*types.Pointer); !isPtr && types.Implements(types.NewPointer(recv), it) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasMethod(it *types.Interface, name string) bool {
+	for i := 0; i < it.NumMethods(); i++ {
+		if it.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *builder) verifiesWebhook(n ast.Node) bool {

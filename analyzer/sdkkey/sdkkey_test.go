@@ -13,5 +13,5 @@ import (
 // the standard library from source on every load, which is most of the
 // cost.
 func TestSDKKey(t *testing.T) {
-	snippettest.Run(t, sdkkey.Analyzer, sdkkey.Rule, "sdkkey", "payments", "corpussdk", "effect", "reached", "reachedcli")
+	snippettest.Run(t, sdkkey.Analyzer, sdkkey.Rule, "sdkkey", "payments", "corpussdk", "effect", "reached", "reachedcli", "handlers/resolvers")
 }

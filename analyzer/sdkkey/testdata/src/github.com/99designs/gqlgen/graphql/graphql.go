@@ -1,0 +1,4 @@
+// Package graphql stands in for gqlgen's runtime.
+package graphql
+
+type CollectedField struct{ Name string }
