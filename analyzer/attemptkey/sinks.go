@@ -66,7 +66,7 @@ func (e *engine) collectSinks(f *ssa.Function, instr ssa.Instruction) {
 		}
 	case *ssa.MapUpdate:
 		s, ok := e.stringValue(in.Key)
-		if !ok || !nameLike(s) || e.onlyObserved(in.Map) {
+		if !ok || !nameLike(s) || e.onlyObserved(in.Map) || responseHeader(in.Map) {
 			return
 		}
 		header := e.model.IsHeader(s)
@@ -106,6 +106,9 @@ func (e *engine) collectCallSinks(f *ssa.Function, call ssa.CallInstruction) {
 	keys := e.keys
 	pos := call.Pos()
 	args := c.Args
+	if cal.pkg == "net/http" && cal.recv == "Header" && len(args) > 0 && responseHeader(args[0]) {
+		return // w.Header().Set("Idempotency-Key", k): the answer to this request's caller
+	}
 	sinkCall := cal.fn != nil && e.model.SinkCall(cal.pkg, cal.recv, cal.name)
 	if setterKeyName(cal.name) || sinkCall {
 		strong := sinkCall
@@ -222,4 +225,37 @@ func (e *engine) onlyObserved(m ssa.Value) bool {
 		}
 	}
 	return observed
+}
+
+// responseHeader reports the headers of the response being written
+// (w.Header(), c.Response().Header()): a key set there is the receipt
+// handed back to this request's caller, not a key sent on to anyone. A
+// response writer is known by what it does, WriteHeader, not by a name.
+func responseHeader(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	c := call.Common()
+	var recv types.Type
+	switch {
+	case c.IsInvoke() && c.Method.Name() == "Header":
+		recv = c.Value.Type()
+	case c.StaticCallee() != nil && c.StaticCallee().Name() == "Header" && c.StaticCallee().Signature.Recv() != nil:
+		recv = c.StaticCallee().Signature.Recv().Type()
+	default:
+		return false
+	}
+	ms := types.NewMethodSet(recv)
+	if _, isPtr := recv.(*types.Pointer); !isPtr {
+		if _, isIface := recv.Underlying().(*types.Interface); !isIface {
+			ms = types.NewMethodSet(types.NewPointer(recv))
+		}
+	}
+	for i := 0; i < ms.Len(); i++ {
+		if ms.At(i).Obj().Name() == "WriteHeader" {
+			return true
+		}
+	}
+	return false
 }

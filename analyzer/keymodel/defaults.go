@@ -106,8 +106,8 @@ var builtin = config.Config{
 		// The answer to the request being served: a key echoed back to
 		// the client goes nowhere an effect could repeat.
 		{Package: "github.com/labstack/echo/...", Function: "JSON.*|XML.*|String|HTML.*|Blob|Stream|Render|NoContent|Redirect", Kind: "observe"},
-		{Package: "github.com/gin-gonic/gin", Function: ".*JSON|XML|YAML|TOML|ProtoBuf|String|HTML|Data|Render|Redirect|AbortWithStatusJSON", Kind: "observe"},
-		{Package: "github.com/gofiber/fiber/...", Function: "JSON|JSONP|XML|Send|SendString|Render|Format", Kind: "observe"},
+		{Package: "github.com/gin-gonic/gin", Function: ".*JSON|XML|YAML|TOML|ProtoBuf|String|HTML|Data|Render|Redirect|AbortWithStatusJSON|Header", Kind: "observe"},
+		{Package: "github.com/gofiber/fiber/...", Function: "JSON|JSONP|XML|Send|SendString|Render|Format|Set", Receiver: "Ctx", Kind: "observe"},
 		{Package: "github.com/go-chi/render", Function: ".*", Kind: "observe"},
 		{Package: "net/http", Function: "Error", Kind: "observe"},
 		// Database writes: a key passed to one is stored (IDEM001 counts a

@@ -122,3 +122,17 @@ func providerField(o *tokenOptions) {
 func keyField(o *tokenOptions) {
 	o.IdempotencyKey = uuid.NewString() // want `built from uuid\.NewString`
 }
+
+// The response's headers answer this request's caller: a key echoed there
+// (a server-drawn key for a client that sent none) is sent on to no one.
+func responseHeader(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Idempotency-Key", uuid.NewString())
+	w.Header()["Idempotency-Key"] = []string{uuid.NewString()}
+}
+
+// The request's headers are sent on: there it is a key.
+func requestHeaderBeside(w http.ResponseWriter, r *http.Request) {
+	out, _ := http.NewRequest("POST", "https://api.example/charges", nil)
+	out.Header.Set("Idempotency-Key", uuid.NewString()) // want `built from uuid\.NewString`
+	w.Header().Set("Idempotency-Key", out.Header.Get("Idempotency-Key"))
+}
