@@ -33,6 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rep := emit.New(pass, Rule.ID)
 	pkg := keyflow.Of(pass)
+	caseVars := caseVariables(pass.TypesInfo)
 	// Helpers whose result carries a float they read themselves (not one
 	// passed in: that is reported at the caller's argument) count as a
 	// float at their call sites: key := id + amountPart(order).
@@ -40,7 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 		first := ""
 		inside := sinkSlices(f)
 		for _, r := range f.Results() {
-			findFloats(f, r, known, func(_ token.Pos, e ast.Expr, what string) {
+			findFloats(f, r, known, caseVars, func(_ token.Pos, e ast.Expr, what string) {
 				if id, ok := unconvert(f.Info(), e).(*ast.Ident); ok && f.ParamIndex(id) >= 0 {
 					return
 				}
@@ -57,7 +58,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range pkg.WithSinks() {
 		keyArgs := pkg.KeyArgs(f)
 		for _, sink := range f.Sinks {
-			findFloats(f, sink.Value, helpers, func(pos token.Pos, e ast.Expr, what string) {
+			findFloats(f, sink.Value, helpers, caseVars, func(pos token.Pos, e ast.Expr, what string) {
 				if p := keyArgs[e]; p != nil && keyflow.IsFloat(p.Type()) {
 					return // the callee's float parameter is reported where it enters the key
 				}
@@ -73,7 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 // findFloats walks back from root and calls found for each place a float
 // enters: a float-typed value, a struct with float fields serialized
 // whole, or a call to a helper known to return float-derived text.
-func findFloats(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string, found func(pos token.Pos, e ast.Expr, what string)) {
+func findFloats(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string, caseVars map[types.Object]bool, found func(pos token.Pos, e ast.Expr, what string)) {
 	info := f.Info()
 	f.Walk(root, func(e ast.Expr) bool {
 		if call, ok := e.(*ast.CallExpr); ok {
@@ -87,11 +88,29 @@ func findFloats(f *keyflow.Func, root ast.Expr, helpers map[*types.Func]string, 
 		}
 		t := info.TypeOf(e)
 		if keyflow.IsFloat(t) {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok && caseVars[info.Uses[id]] {
+				return false // one of the kinds a helper accepts from decoded JSON, not a float the key is made of
+			}
 			found(e.Pos(), e, fmt.Sprintf("%s value %s", t, render(e)))
 			return false
 		}
 		return true
 	})
+}
+
+// caseVariables are the variables of type switches' cases (switch t :=
+// v.(type) { case float64: … }): a helper that formats whatever kind of
+// value it is handed (firstString(input, "idempotencyKey")) meets a float
+// only when the caller's data is one, which the key's own material does
+// not say.
+func caseVariables(info *types.Info) map[types.Object]bool {
+	vars := map[types.Object]bool{}
+	for node, obj := range info.Implicits {
+		if _, ok := node.(*ast.CaseClause); ok {
+			vars[obj] = true
+		}
+	}
+	return vars
 }
 
 // sinkSlices returns the expressions on the backward slices of f's own

@@ -202,3 +202,24 @@ func linked(n *node) string {
 	idemKey := cur.Label + cur.Next.Label
 	return idemKey
 }
+
+// firstString formats whatever kind of value decoded JSON holds: a float
+// is one of the kinds it accepts, not a float the key is made of.
+func firstString(in map[string]any, name string) string {
+	switch t := in[name].(type) {
+	case string:
+		return t
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	}
+	return ""
+}
+
+func clientKey(in map[string]any, req *http.Request) {
+	req.Header.Set("Idempotency-Key", firstString(in, "idempotencyKey"))
+}
+
+// An amount asserted to be a float is one.
+func assertedAmount(in map[string]any, req *http.Request) {
+	req.Header.Set("Idempotency-Key", fmt.Sprint(in["order"], in["amount"].(float64))) // want `float64 value in\["amount"\].\(float64\) reaches`
+}
