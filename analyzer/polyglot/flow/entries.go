@@ -351,10 +351,16 @@ func (e *engine) registrarKind(fi *fileInfo, x ir.Expr) string {
 		return ""
 	}
 	v := e.moduleCtx(fi).eval(x)
-	if v.mod == "" || v.chain == "" {
+	mod := v.mod
+	if mod == "" {
+		// Reached through the library's own calls
+		// (functions.region(…).runWith(…).https.onCall).
+		mod = v.lib
+	}
+	if mod == "" || v.chain == "" {
 		return ""
 	}
-	return packageEntryKind(fi.tables.Entries, v.mod+"."+v.chain, true)
+	return packageEntryKind(fi.tables.Entries, mod+"."+v.chain, true)
 }
 
 // packageEntryKind matches full (module.member) against the Entries with

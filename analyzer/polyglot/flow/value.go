@@ -317,7 +317,7 @@ func field(v *value, name string) *value {
 	if f, ok := v.fields[name]; ok {
 		return f
 	}
-	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer, incoming: v.incoming, handedIn: v.handedIn, computed: v.computed}
+	out := &value{origins: v.origins, float: v.float, stable: v.stable, header: v.header, class: "", rooted: v.rooted, consumer: v.consumer, incoming: v.incoming, handedIn: v.handedIn, computed: v.computed, lib: v.lib}
 	// A field not among those set here: the value's own taint (an
 	// inserted row's generated id), not its siblings'.
 	for _, p := range v.params {
