@@ -201,6 +201,7 @@ var pythonTables = Tables{
 			{Package: "structlog", Function: ".*", Kind: "observe"},
 			{Package: "loguru", Function: ".*", Kind: "observe"},
 			{Package: "sentry_sdk", Function: ".*", Kind: "observe"},
+			{Package: "firebase_functions", Function: "logger\\..*", Kind: "observe"},
 			{Package: "opentelemetry", Function: ".*", Kind: "observe"},
 			{Package: "prometheus_client", Function: ".*", Kind: "observe"},
 			{Package: "builtins", Function: "print|repr|isinstance|len", Kind: "observe"},
@@ -419,6 +420,15 @@ var typescriptTables = Tables{
 		{Package: "@sentry/...", Function: ".*", Kind: "observe"},
 		{Package: "@opentelemetry/...", Function: ".*", Kind: "observe"},
 		{Package: "prom-client", Function: ".*", Kind: "observe"},
+		{Package: "log4js", Function: ".*", Kind: "observe"},
+		{Package: "consola", Function: ".*", Kind: "observe"},
+		{Package: "loglevel", Function: ".*", Kind: "observe"},
+		{Package: "@aws-lambda-powertools/logger", Function: ".*", Kind: "observe"},
+		{Package: "@google-cloud/logging", Function: ".*", Kind: "observe"},
+		// Cloud Functions for Firebase's logger, as a module
+		// (firebase-functions/logger) or a member (functions.logger.info).
+		{Package: "firebase-functions/logger", Function: ".*", Kind: "observe"},
+		{Package: "firebase-functions/...", Function: "(.*\\.)?logger\\..*", Kind: "observe"},
 		{Function: "(logger|log|console)\\..*|debug|info|warn|warning|trace", Receiver: ".+", Kind: "observe"},
 		{Function: "save|insert|values|persist|set|setnx|hset|hsetnx|sadd|insertOne|insertMany|updateOne", Receiver: ".+", Kind: "store"},
 		// The same writes through a repository held in a field

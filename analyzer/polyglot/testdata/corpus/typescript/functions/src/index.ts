@@ -5,6 +5,7 @@ import * as functions from "firebase-functions";
 import { onCall } from "firebase-functions/v2/https";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { onDocumentCreated } from "firebase-functions/v2/firestore";
+import * as logger from "firebase-functions/logger";
 import Stripe from "stripe";
 
 const stripe = new Stripe(process.env.STRIPE_KEY!);
@@ -34,4 +35,17 @@ export const onBookingPaid = functions.firestore.document("bookings/{id}").onCre
 // case: entry/firebase finding
 export const onRefundRequested = onDocumentCreated("refunds/{id}", async (event) => {
   await stripe.refunds.create({ payment_intent: event.data?.get("paymentIntent"), amount: event.data?.get("cents") }); // want IDEM002
+});
+
+// case: sink/log-field silent
+export const auditTick = onSchedule("every 5 minutes", async () => {
+  // A log line's field leaves as no key.
+  logger.info("tick", { idempotencyKey: `tick_${Date.now()}` });
+});
+
+// case: sink/log-field finding
+export const chargeTick = onSchedule("every 5 minutes", async () => {
+  const idempotencyKey = `tick_${Date.now()}`;
+  logger.info("charging", { idempotencyKey });
+  await stripe.charges.create({ amount: 100, currency: "usd", customer: "cus_1" }, { idempotencyKey }); // want IDEM001
 });
