@@ -35,3 +35,27 @@ class ArchivedCharges {
 }
 
 export const archived = new ArchivedCharges();
+
+// A key a method draws when its caller sends none: decided at the
+// callers, and in dead code by nobody.
+class TransferClient {
+  async request(path: string, key: string) {
+    await fetch(`https://api.provider.example${path}`, { method: "POST", headers: { "Idempotency-Key": key } });
+  }
+
+  // case: reach/dead-key silent
+  async retryLater(id: string, key?: string) {
+    await this.request(`/transfers/${id}/retries`, key || `retry-${id}-${Date.now()}`);
+  }
+
+  // case: reach/dead-key finding
+  async retryNow(id: string, key?: string) {
+    await this.request(`/transfers/${id}/retries`, key || `retry-${id}-${Date.now()}`);
+  }
+}
+
+const transfers = new TransferClient();
+
+new Worker("transfer-retries", async (job) => {
+  await transfers.retryNow(job.data.id); // want IDEM001
+});
