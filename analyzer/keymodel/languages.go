@@ -202,6 +202,10 @@ var pythonTables = Tables{
 			{Package: "loguru", Function: ".*", Kind: "observe"},
 			{Package: "sentry_sdk", Function: ".*", Kind: "observe"},
 			{Package: "firebase_functions", Function: "logger\\..*", Kind: "observe"},
+			// Firestore documents written on a reference of the library.
+			{Package: "google.cloud.firestore", Function: "(.*\\.)?(add|set|create|update)", Receiver: ".+", Kind: "store"},
+			{Package: "google.cloud.firestore_v1", Function: "(.*\\.)?(add|set|create|update)", Receiver: ".+", Kind: "store"},
+			{Package: "firebase_admin.firestore", Function: "(.*\\.)?(add|set|create|update)", Receiver: ".+", Kind: "store"},
 			{Package: "opentelemetry", Function: ".*", Kind: "observe"},
 			{Package: "prometheus_client", Function: ".*", Kind: "observe"},
 			{Package: "builtins", Function: "print|repr|isinstance|len", Kind: "observe"},
@@ -438,6 +442,12 @@ var typescriptTables = Tables{
 		// An ORM's write by its shape, on a client not followed (a
 		// Prisma client handed in): model.create({ data: { … } }).
 		{Function: "(.*\\.)?(create|createMany|update|updateMany|upsert)", Field: "data|create", Receiver: ".+", Kind: "store"},
+		// Firestore: a document added, set, created or updated, by the
+		// client SDK's functions or on an admin SDK's reference (known by
+		// the library it comes from).
+		{Package: "firebase/firestore", Function: "addDoc|setDoc|updateDoc", Kind: "store"},
+		{Package: "firebase-admin/...", Function: "(.*\\.)?(add|set|create|update)", Receiver: ".+", Kind: "store"},
+		{Package: "@google-cloud/firestore", Function: "(.*\\.)?(add|set|create|update)", Receiver: ".+", Kind: "store"},
 		// Express/Fastify/Koa response writers on the handler's response
 		// parameter: res.status(201).json({…}), reply.send(…).
 		{Function: "status|json|jsonp|send|sendStatus|render|end|code", Receiver: NoModule, Kind: "respond"},

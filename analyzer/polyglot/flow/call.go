@@ -338,7 +338,7 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 				out.params = mergeParams(out.params, wp)
 				out.float = out.float || w.float && !p.integral
 				if out.payload == "" {
-					out.payload = w.payload
+					out.payload, out.payloadAt = w.payload, w.payloadAt
 				}
 				if out.digest == "" {
 					out.digest, out.digestAt = w.digest, w.digestAt
@@ -354,7 +354,7 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 						cp.digest, cp.digestAt = out.digest, out.digestAt
 					}
 					if cp.payload == "" {
-						cp.payload = out.payload
+						cp.payload, cp.payloadAt = out.payload, out.payloadAt
 					}
 					return &cp
 				}
@@ -833,6 +833,7 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 			switch x.Args[0].(type) {
 			case *ir.Name, *ir.Attr, *ir.Index:
 				v.payload = strings.Replace(strings.TrimPrefix(full, "globalThis:"), ":", ".", 1) + "(" + exprText(x.Args[0]) + ")"
+				v.payloadAt = &report.Related{File: c.file(), Line: x.Pos.Line, Column: x.Pos.Col, Message: v.payload + ": the whole payload, serialized"}
 			}
 		}
 		return v, true
@@ -1244,7 +1245,11 @@ func (c *ctx) reportProperties(v *value, site *sinkSite, hops []report.Related) 
 		c.e.report("IDEM003", site.file, site.pos, fmt.Sprintf("float value reaches the idempotency key (%s): two attempts can format it differently; carry money as integer cents and put the integer in the key", site.what), reverse(hops))
 	}
 	if v.payload != "" {
-		c.e.report("IDEM004", site.file, site.pos, fmt.Sprintf("whole payload serialized into the idempotency key (%s) by %s: the key changes whenever the payload gains a field; serialize an explicit field list with a rules version", site.what, v.payload), reverse(hops))
+		related := reverse(hops)
+		if v.payloadAt != nil {
+			related = append([]report.Related{*v.payloadAt}, related...)
+		}
+		c.e.report("IDEM004", site.file, site.pos, fmt.Sprintf("whole payload serialized into the idempotency key (%s) by %s: the key changes whenever the payload gains a field; serialize an explicit field list with a rules version", site.what, v.payload), related)
 	}
 	if v.digest != "" && len(v.digestBeside) == 0 && !v.overKey {
 		related := reverse(hops)

@@ -61,7 +61,35 @@ func Analyze(p *Program) []report.Finding {
 	e.reportDrawnKeys()
 	e.reportKeylessWrites()
 	e.reportOrphanFallbacks()
-	return e.suppress(e.findings)
+	return e.suppress(oneKeyPerSink(e.findings))
+}
+
+// oneKeyPerSink merges the IDEM001 findings of one sink into the first:
+// one key, one finding, whatever number of per-attempt values reach it
+// (a clock the function reads and one its callers put in the payload).
+// The others' positions become related ones.
+func oneKeyPerSink(fs []report.Finding) []report.Finding {
+	first := map[string]int{}
+	var out []report.Finding
+	for _, f := range fs {
+		if f.Rule != "IDEM001" {
+			out = append(out, f)
+			continue
+		}
+		k := fmt.Sprintf("%s\x00%d\x00%d", f.File, f.Line, f.Column)
+		i, seen := first[k]
+		if !seen {
+			first[k] = len(out)
+			out = append(out, f)
+			continue
+		}
+		for _, r := range f.Related {
+			if !slices.Contains(out[i].Related, r) {
+				out[i].Related = append(out[i].Related, r)
+			}
+		}
+	}
+	return out
 }
 
 type engine struct {

@@ -81,6 +81,8 @@ type value struct {
 
 	float   bool   // a float is in it (IDEM003)
 	payload string // a whole payload serialized into it (IDEM004): "json.dumps(order)"
+	// payloadAt is where that payload is serialized.
+	payloadAt *report.Related
 	digest  string // a bare digest of it (IDEM005): "hashlib.sha256"
 	// digestAt is where that digest is taken, shown beside the key it
 	// reaches.
@@ -175,7 +177,7 @@ func addInto(out, v *value, depth int) {
 	out.params = mergeParams(out.params, v.params)
 	out.float = out.float || v.float
 	if out.payload == "" {
-		out.payload = v.payload
+		out.payload, out.payloadAt = v.payload, v.payloadAt
 	}
 	if out.digest == "" {
 		out.digest, out.digestAt = v.digest, v.digestAt
@@ -221,7 +223,7 @@ func merge(a, b *value) *value {
 	out.params = mergeParams(a.params, b.params)
 	out.float = a.float || b.float
 	if out.payload == "" {
-		out.payload = b.payload
+		out.payload, out.payloadAt = b.payload, b.payloadAt
 	}
 	if a.digest == "" || b.digest == "" {
 		// A digest on one path only: the other sends what was hashed,
