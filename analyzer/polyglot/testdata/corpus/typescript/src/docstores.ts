@@ -92,3 +92,15 @@ export class BookingController {
     await this.service.deliverDueStamped();
   }
 }
+
+// case: sink/firestore-write silent
+export async function queueNotice(chatId: string, text: string) {
+  // A document written: the key is a field of a row, read back by the
+  // queue's worker, not a key sent to anyone.
+  await db.collection("telegram_queue").add({ chatId, text, idempotencyKey: `${chatId}:${Date.now()}` });
+}
+
+// case: sink/firestore-write finding
+export async function sendNotice(chatId: string, text: string) {
+  await fetch("https://api.provider.example/messages", { method: "POST", headers: { "Idempotency-Key": `${chatId}:${Date.now()}` }, body: text }); // want IDEM001
+}
