@@ -567,6 +567,20 @@ func (e *engine) boundFunc(fi *fileInfo, x ir.Expr, depth int) *ir.Func {
 			}
 			return e.boundFunc(tfi, &ir.Name{ID: name}, depth+1)
 		}
+		// A barrel's export * from "./service": the name is one of the
+		// modules it passes on.
+		for _, im := range fi.f.Imports {
+			if im.Name != "*" {
+				continue
+			}
+			if target := e.prog.Resolve(fi.f, im.Module); target != nil && target != fi.f {
+				if tfi := e.files[target]; tfi != nil {
+					if f := e.boundFunc(tfi, x, depth+1); f != nil {
+						return f
+					}
+				}
+			}
+		}
 	case *ir.Attr:
 		n, ok := x.X.(*ir.Name)
 		if !ok {

@@ -1,0 +1,2 @@
+export * from "./approve.service";
+export * from "./nightly.service";
