@@ -317,6 +317,12 @@ var providerEndpoints = []config.Pattern{
 	// /v1/payments/{id} with capture: true): it acts on a payment that
 	// exists, once; a repeat is refused, whatever its key.
 	{Package: "http", Function: "(https://api\\.mercadopago\\.com/v1|…)/payments/[^/?]+", Field: "capture", Kind: "harmless"},
+	// Paystack's transaction initialize opens a checkout page the payer
+	// completes; nothing is charged when it is created (as a Stripe
+	// checkout session).
+	{Package: "http", Function: "(https://api\\.paystack\\.co|…)/transaction/initialize/?", Kind: "harmless"},
+	// Circle: registering a bank account or a card moves no money.
+	{Package: "http", Function: "(https://api(-sandbox)?\\.circle\\.com/v1|…)/(banks/(wires|ach|sepa)|cards)/?", Kind: "harmless"},
 }
 
 var typescriptTables = Tables{
@@ -416,7 +422,7 @@ var typescriptTables = Tables{
 		{Package: "valibot", Function: ".*", Kind: "validate"},
 		{Package: "superstruct", Function: ".*", Kind: "validate"},
 		{Package: "@sinclair/typebox/...", Function: ".*", Kind: "validate"},
-		{Package: "globalThis", Function: "console\\..*", Kind: "observe"},
+		{Package: "globalThis", Function: "(console|logger|log)\\..*", Kind: "observe"},
 		{Package: "pino", Function: ".*", Kind: "observe"},
 		{Package: "winston", Function: ".*", Kind: "observe"},
 		{Package: "bunyan", Function: ".*", Kind: "observe"},

@@ -1047,6 +1047,9 @@ func harmlessEndpoint(t keymodel.Tables, x *ir.Call, args, kwargs []*value) bool
 		if p.FunctionPattern() == nil || !p.FunctionPattern().MatchString(url) {
 			continue
 		}
+		if p.FieldPattern() == nil {
+			return p.Kind == "harmless" // the endpoint alone decides
+		}
 		for _, v := range append(append([]*value(nil), args...), kwargs...) {
 			if fp := p.FieldPattern(); fp != nil && v != nil && hasFieldWithin(v, fp, 2) {
 				return p.Kind == "harmless"
