@@ -12,7 +12,8 @@ import (
 
 // TestRelatedPositions: a finding at the sink names where its cause is:
 // IDEM004 the serialization of the whole payload, and one IDEM001 per sink
-// lists every per-attempt value that reaches it.
+// lists every per-attempt value that reaches it; a float inside the
+// payload serialized whole is IDEM004's, not a second finding.
 func TestRelatedPositions(t *testing.T) {
 	dir := t.TempDir()
 	src := `import { createHash } from "crypto";
@@ -27,7 +28,7 @@ export async function forward(event: string, payload: Record<string, unknown>) {
 }
 
 export const tick = onSchedule("every 5 minutes", async () => {
-  await forward("tick", { at: new Date().toISOString() });
+  await forward("tick", { at: new Date().toISOString(), balance: parseFloat(process.env.BALANCE!) });
 });
 `
 	if err := os.WriteFile(filepath.Join(dir, "forward.ts"), []byte(src), 0o644); err != nil {
@@ -42,6 +43,8 @@ export const tick = onSchedule("every 5 minutes", async () => {
 		switch f.Rule {
 		case "IDEM001":
 			idem001++
+		case "IDEM003":
+			t.Errorf("IDEM003 for a float inside the serialized payload: %+v", f)
 		case "IDEM004":
 			for _, r := range f.Related {
 				if r.Line == 7 {

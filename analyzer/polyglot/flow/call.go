@@ -1244,7 +1244,7 @@ func (e *engine) reportDrawn(site *sinkSite, drawn []*origin, hops []report.Rela
 // reportProperties reports the companion rules' properties of a key at
 // site: a float, a whole payload, a bare digest.
 func (c *ctx) reportProperties(v *value, site *sinkSite, hops []report.Related) {
-	if v.float {
+	if v.float && v.payload == "" { // a float inside a payload serialized whole is IDEM004's: one fix, an explicit field list
 		c.e.report("IDEM003", site.file, site.pos, fmt.Sprintf("float value reaches the idempotency key (%s): two attempts can format it differently; carry money as integer cents and put the integer in the key", site.what), reverse(hops))
 	}
 	if v.payload != "" {
