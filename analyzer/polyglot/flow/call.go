@@ -335,6 +335,9 @@ func (c *ctx) inst(v *value, args []*value, depth int) *value {
 				if p.integral {
 					wp = integralParams(wp)
 				}
+				if p.serialized {
+					wp = serializedParams(wp)
+				}
 				out.params = mergeParams(out.params, wp)
 				out.float = out.float || w.float && !p.integral
 				if out.payload == "" {
@@ -415,9 +418,9 @@ func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
 			continue
 		}
 		a := whole(selectPath(args[ps.param.i], ps.param.path))
-		if a != nil && a.float && ps.param.integral {
+		if a != nil && a.float && (ps.param.integral || ps.param.serialized) {
 			cp := *a
-			cp.float = false // the callee made an integer of it before the key
+			cp.float = false // the callee made an integer of it, or serialized it whole (its IDEM004), before the key
 			a = &cp
 		}
 		hops := append([]report.Related{c.rel(x.Pos, "passed to "+shortName(fn))}, ps.hops...)
@@ -729,6 +732,17 @@ func fieldPos(x *ir.Call, f *value) ir.Pos {
 
 // integralParams marks parameter references as reaching a value through
 // an integer conversion.
+// serializedParams marks parameters that reach a key serialized whole
+// (JSON.stringify(payload)): the callee's IDEM004 covers a float a caller
+// puts in them.
+func serializedParams(ps []paramRef) []paramRef {
+	out := append([]paramRef(nil), ps...)
+	for i := range out {
+		out[i].serialized = true
+	}
+	return out
+}
+
 func integralParams(ps []paramRef) []paramRef {
 	out := append([]paramRef(nil), ps...) // not the arguments' own
 	for i := range out {
@@ -834,6 +848,7 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 			case *ir.Name, *ir.Attr, *ir.Index:
 				v.payload = strings.Replace(strings.TrimPrefix(full, "globalThis:"), ":", ".", 1) + "(" + exprText(x.Args[0]) + ")"
 				v.payloadAt = &report.Related{File: c.file(), Line: x.Pos.Line, Column: x.Pos.Col, Message: v.payload + ": the whole payload, serialized"}
+				v.params = serializedParams(v.params)
 			}
 		}
 		return v, true

@@ -69,6 +69,9 @@ type paramRef struct {
 	// conversion (int(m.amount * 100)), so a float argument does not make
 	// the value a float.
 	integral bool
+	// serialized: the parameter reaches the value serialized whole
+	// (JSON.stringify(payload)), which IDEM004 reports in the callee.
+	serialized bool
 }
 
 // value is the abstract value of an expression: where it comes from
