@@ -57,13 +57,14 @@ var queryMethods = map[string]bool{
 // database call, in source order.
 func Funcs(pass *analysis.Pass, ins *inspector.Inspector) []*Func {
 	pkgVars := packageVars(pass)
+	consts := constFuncs(pass)
 	var out []*Func
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
 		decl := cur.Node().(*ast.FuncDecl)
 		if decl.Body == nil {
 			continue
 		}
-		r := &resolver{info: pass.TypesInfo, defs: localDefs(pass.TypesInfo, decl), pkgVars: pkgVars}
+		r := &resolver{info: pass.TypesInfo, defs: localDefs(pass.TypesInfo, decl), pkgVars: pkgVars, consts: consts}
 		f := &Func{Decl: decl}
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -102,6 +103,31 @@ type resolver struct {
 	info    *types.Info
 	defs    map[types.Object][]ast.Expr
 	pkgVars map[types.Object]ast.Expr
+	// consts: the package's functions that only return a string
+	// expression (func purchaseSelect() string { return "SELECT … FROM
+	// purchases" }), by their object.
+	consts map[types.Object]*ast.FuncDecl
+}
+
+// constFuncs maps the package's functions whose body is a single return
+// of one value to their declarations: a query built as
+// purchaseSelect() + " WHERE idempotency_key = $1" is read through them.
+func constFuncs(pass *analysis.Pass) map[types.Object]*ast.FuncDecl {
+	out := map[types.Object]*ast.FuncDecl{}
+	for _, file := range pass.Files {
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || len(fd.Body.List) != 1 || fd.Type.Params.NumFields() > 0 {
+				continue
+			}
+			if ret, ok := fd.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+				if obj := pass.TypesInfo.Defs[fd.Name]; obj != nil {
+					out[obj] = fd
+				}
+			}
+		}
+	}
+	return out
 }
 
 // resolve returns the constant string value of e.
@@ -126,6 +152,13 @@ func (r *resolver) resolve(e ast.Expr, depth int) (string, bool) {
 		}
 		if ds := r.defs[obj]; len(ds) == 1 {
 			return r.resolve(ds[0], depth+1)
+		}
+	case *ast.CallExpr:
+		if fn, ok := typeutil.Callee(r.info, x).(*types.Func); ok && len(x.Args) == 0 {
+			if fd := r.consts[fn]; fd != nil {
+				callee := &resolver{info: r.info, defs: map[types.Object][]ast.Expr{}, pkgVars: r.pkgVars, consts: r.consts}
+				return callee.resolve(fd.Body.List[0].(*ast.ReturnStmt).Results[0], depth+1)
+			}
 		}
 	case *ast.BinaryExpr:
 		if x.Op == token.ADD {

@@ -172,3 +172,17 @@ func upsertOnAmbiguousConstraint(ctx context.Context, pool *pgxpool.Pool, tenant
 	pool.Exec(ctx, `INSERT INTO intents (client_id, dedup_key) VALUES ($1, $2)
 		ON CONFLICT ON CONSTRAINT intents_uniq DO NOTHING`, tenant, key)
 }
+
+// The select list kept in a helper that returns it; the WHERE written at
+// the call.
+func purchaseSelect() string {
+	return "SELECT id, status, payer_wallet FROM marketplace_purchases"
+}
+
+func purchaseByKey(ctx context.Context, pool *pgxpool.Pool, key string) {
+	pool.QueryRow(ctx, purchaseSelect()+" WHERE idempotency_key = $1", key) // want `select on marketplace_purchases filters by idempotency_key without a tenant column`
+}
+
+func purchaseByWalletAndKey(ctx context.Context, pool *pgxpool.Pool, wallet, key string) {
+	pool.QueryRow(ctx, purchaseSelect()+" WHERE payer_wallet_id = $1 AND idempotency_key = $2", wallet, key)
+}
