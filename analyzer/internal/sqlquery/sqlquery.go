@@ -335,12 +335,19 @@ func whereColumns(stmt string) []string {
 	if loc == nil {
 		return nil
 	}
+	where := stmt[loc[1]:]
+	if end := whereEnd.FindStringIndex(where); end != nil {
+		where = where[:end[0]] // RETURNING's columns are no filter
+	}
 	var cols []string
-	for _, w := range identWord.FindAllString(stmt[loc[1]:], -1) {
+	for _, w := range identWord.FindAllString(where, -1) {
 		cols = append(cols, baseName(w))
 	}
 	return cols
 }
+
+// whereEnd is where a WHERE clause's conditions end.
+var whereEnd = regexp.MustCompile(`\b(returning|order\s+by|group\s+by|having|limit|offset|for\s+(update|share|no\s+key\s+update))\b`)
 
 func baseName(s string) string {
 	if i := strings.LastIndex(s, "."); i >= 0 {
