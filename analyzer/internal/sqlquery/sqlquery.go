@@ -340,8 +340,12 @@ func whereColumns(stmt string) []string {
 		where = where[:end[0]] // RETURNING's columns are no filter
 	}
 	var cols []string
+	prev := ""
 	for _, w := range identWord.FindAllString(where, -1) {
-		cols = append(cols, baseName(w))
+		if prev != "from" && prev != "join" { // a subquery's table is no column
+			cols = append(cols, baseName(w))
+		}
+		prev = w
 	}
 	return cols
 }
