@@ -45,6 +45,14 @@ var entryTypes = []entryType{
 	{"github.com/aws/aws-sdk-go/service/sqs", "Message", Redelivered},
 	{"github.com/aws/aws-lambda-go/events", "SQSMessage", Redelivered},
 	{"github.com/aws/aws-lambda-go/events", "SQSEvent", Redelivered},
+	// Lambda's asynchronous and stream events: the service retries a
+	// failed invocation with the same event.
+	{"github.com/aws/aws-lambda-go/events", "SNSEvent", Redelivered},
+	{"github.com/aws/aws-lambda-go/events", "EventBridgeEvent", Redelivered},
+	{"github.com/aws/aws-lambda-go/events", "CloudWatchEvent", Redelivered},
+	{"github.com/aws/aws-lambda-go/events", "KinesisEvent", Redelivered},
+	{"github.com/aws/aws-lambda-go/events", "DynamoDBEvent", Redelivered},
+	{"github.com/aws/aws-lambda-go/events", "S3Event", Redelivered},
 	{"cloud.google.com/go/pubsub/...", "Message", Redelivered},
 	{"github.com/segmentio/kafka-go", "Message", Redelivered},
 	{"github.com/confluentinc/confluent-kafka-go/...", "Message", Redelivered},
@@ -57,6 +65,12 @@ var entryTypes = []entryType{
 	{"github.com/redis/go-redis/...", "XMessage", Redelivered},
 
 	{"net/http", "Request", Request},
+	{"github.com/aws/aws-lambda-go/events", "APIGatewayProxyRequest", Request},
+	{"github.com/aws/aws-lambda-go/events", "APIGatewayV2HTTPRequest", Request},
+	{"github.com/aws/aws-lambda-go/events", "ALBTargetGroupRequest", Request},
+	{"github.com/aws/aws-lambda-go/events", "LambdaFunctionURLRequest", Request},
+	{"connectrpc.com/connect", "Request", Request},
+	{"github.com/bufbuild/connect-go", "Request", Request},
 	{"github.com/gin-gonic/gin", "Context", Request},
 	{"github.com/labstack/echo/...", "Context", Request},
 	{"github.com/gofiber/fiber/...", "Ctx", Request},
@@ -76,6 +90,7 @@ var entryTypes = []entryType{
 var handlerFrameworks = []string{
 	"github.com/99designs/gqlgen/graphql",
 	"google.golang.org/grpc",
+	"github.com/twitchtv/twirp",
 }
 
 // HandlerInterfaces returns the interfaces that pkg, or a package it

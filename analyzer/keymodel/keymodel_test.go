@@ -158,6 +158,9 @@ func TestEntryOf(t *testing.T) {
 		{types.NewPointer(named("net/http", "Request")), keymodel.Request},
 		{named("github.com/mark3labs/mcp-go/mcp", "CallToolRequest"), keymodel.Request},
 		{types.NewPointer(named("github.com/modelcontextprotocol/go-sdk/mcp", "CallToolRequest")), keymodel.Request},
+		{named("github.com/aws/aws-lambda-go/events", "EventBridgeEvent"), keymodel.Redelivered},
+		{named("github.com/aws/aws-lambda-go/events", "APIGatewayV2HTTPRequest"), keymodel.Request},
+		{types.NewPointer(named("connectrpc.com/connect", "Request")), keymodel.Request},
 		{named("example.com/app", "Delivery"), keymodel.NotEntry},
 		{types.Typ[types.String], keymodel.NotEntry},
 	} {
