@@ -31,7 +31,12 @@
 // HTTP route or a command line is not reported; in TypeScript a route
 // registered at the end of a chain of calls counts (new
 // Elysia().post("/refund", fn), a tRPC procedure.input(…).mutation(fn)),
-// and so does a GraphQL resolver map ({ Mutation: { addCredit } }).
+// and so does a GraphQL resolver map ({ Mutation: { addCredit } }). In
+// Go, a method by which a type implements an interface that gqlgen's,
+// gRPC's or Twirp's generated code dispatches requests to answers a
+// request, as do handlers of Lambda's HTTP events and Connect's requests;
+// Lambda's asynchronous and stream events (SNS, EventBridge, Kinesis, S3)
+// are redelivered.
 //
 // # Fix
 //

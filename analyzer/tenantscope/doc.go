@@ -16,7 +16,14 @@
 // upsert's RETURNING hands it back), or refuses a legitimate charge as a
 // duplicate (DO NOTHING inserts nothing, and the caller takes the request
 // for a repeat). Lookups and conflict targets that include a tenant column,
-// or that do not name the key, are not reported. A conflict target named
+// or that do not name the key, are not reported; nor is a lookup that
+// matches the key together with the identifier of another row the record
+// belongs to (WHERE grant_id = $1 AND idempotency_key = $2, a terminal's
+// id, the API key the request came with), unless an OR lets the key match
+// alone. A WHERE clause ends at RETURNING, ORDER BY, LIMIT or FOR UPDATE,
+// and a subquery's table is no column it filters by; SQL whose select
+// list a helper returns (purchaseSelect() + " WHERE …") is read through
+// the helper. A conflict target named
 // by ON CONFLICT ON CONSTRAINT name is judged by the constraint's columns
 // when the package defines it (a CREATE TABLE or ALTER TABLE … ADD
 // CONSTRAINT name UNIQUE (…) or PRIMARY KEY (…) string); a constraint
