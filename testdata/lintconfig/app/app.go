@@ -63,7 +63,7 @@ func chargeSaved(d bus.Delivery, send func(string) error) error {
 // by key alone is reported; scoped by the configured tenant column, not.
 func lookup(ctx context.Context, db *sql.DB, loja, key string) {
 	db.QueryRowContext(ctx, "SELECT status FROM pedidos_pix WHERE chave_idempotencia = $1", key)
-	db.QueryRowContext(ctx, "SELECT status FROM pedidos_pix WHERE loja_id = $1 AND chave_idempotencia = $2", loja, key)
+	db.QueryRowContext(ctx, "SELECT status FROM pedidos_pix WHERE cnpj_loja = $1 AND chave_idempotencia = $2", loja, key)
 }
 
 // disable: IDEM005 (a bare digest as a key) is turned off.
