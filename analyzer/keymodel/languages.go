@@ -54,6 +54,11 @@ type Tables struct {
 	// request (express's Request): a header written on one is read by
 	// this process's own later handlers, and leaves nothing.
 	Requests []config.Pattern
+	// Forwarders call the function handed to them (the argument at
+	// position Key, from 1) with the arguments that follow it
+	// (asyncio.to_thread(stripe.PaymentIntent.create, **params)): the call
+	// is judged as that function's own.
+	Forwarders []config.Pattern
 }
 
 // Stripe's operations that act (IDEM002), per SDK: repeating one without
@@ -291,6 +296,14 @@ var pythonTables = Tables{
 		{Package: "django.http", Function: "HttpRequest"},
 	},
 	Endpoints: providerEndpoints,
+	Forwarders: []config.Pattern{
+		{Package: "asyncio", Function: "to_thread", Key: 1},
+		{Function: "(.*\\.)?run_in_executor", Receiver: ".+", Key: 2},
+		{Package: "anyio", Function: "to_thread\\.run_sync", Key: 1},
+		{Package: "anyio.to_thread", Function: "run_sync", Key: 1},
+		{Package: "starlette.concurrency", Function: "run_in_threadpool", Key: 1},
+		{Package: "fastapi.concurrency", Function: "run_in_threadpool", Key: 1},
+	},
 	Retries: []config.Pattern{
 		{Package: "tenacity", Function: "retry|Retrying|AsyncRetrying"},
 		{Package: "backoff", Function: "on_exception|on_predicate"},
@@ -540,7 +553,7 @@ func builtinTables() map[string]Tables {
 }
 
 func compileTables(t Tables) Tables {
-	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks, t.Retries, t.Endpoints, t.Requests} {
+	for _, list := range [][]config.Pattern{t.Sources, t.Transport, t.Barriers, t.Operations, t.Inserts, t.Entries, t.Records, t.Webhooks, t.Retries, t.Endpoints, t.Requests, t.Forwarders} {
 		mustCompileList(list)
 	}
 	return t

@@ -68,6 +68,7 @@ func (c *ctx) call(x *ir.Call) *value {
 	}
 	// Calling a value (a generator returned by nanoid's customAlphabet,
 	// a callback): its result is made of it and its arguments.
+	c.callsParamOf(callee)
 	vs := append([]*value{callee}, args...)
 	return union(append(vs, kwargs...)...)
 }
@@ -239,6 +240,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	}
 	c.applySinks(x, fn, s, bound)
 	c.callerOmitsKey(x, fn, bound)
+	c.forwardThrough(x, fn, callee.recv, s)
 	if v, ok := c.wrappedSQL(x, s, bound); ok && (len(v.origins) > 0 || v.advanced) {
 		return v // a fresh row's id, or counters the query advanced
 	}
@@ -475,6 +477,12 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	match := func(ps []config.Pattern) (config.Pattern, bool) { return firstMatch(ps, mod, recvKind, name) }
 	if v, ok := c.builtin(x, mod, name, recv, args, kwargs); ok {
 		return v
+	}
+	if p, ok := match(t.Forwarders); ok && p.Key > 0 && p.Key <= len(x.Args) {
+		i := p.Key - 1
+		if !c.callsParamOf(args[i]) {
+			return c.forwarded(x, i)
+		}
 	}
 	if _, ok := match(t.Webhooks); ok {
 		c.e.webhook[c.fn] = true
@@ -862,7 +870,7 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 		v.params = integralParams(v.params)
 		return v, true
 	case full == "globalThis:Headers" || full == "builtins:dict" || full == "globalThis:Object.assign":
-		v := &value{fields: map[string]*value{}}
+		v := &value{fields: map[string]*value{}, local: full == "builtins:dict"} // dict(…) is a literal's twin
 		for _, a := range args {
 			for k, f := range a.fields {
 				v.fields[k] = f
@@ -1386,6 +1394,40 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 		}
 	}
 	return v, true
+}
+
+// callsParamOf records a call of this function's parameter (fn(*args,
+// **kwargs) in a wrapper that runs what it is handed): its callers' call
+// is judged as a call of what they hand it. It reports whether v is one.
+func (c *ctx) callsParamOf(v *value) bool {
+	if v == nil || v.fn != nil || v.mod != "" || len(v.origins) > 0 || len(v.params) != 1 || v.params[0].path != "" {
+		return false
+	}
+	if i := v.params[0].i; !slices.Contains(c.forwards, i) {
+		c.forwards = append(c.forwards, i)
+	}
+	return true
+}
+
+// forwarded is the call x makes of its argument i with the arguments
+// after it (asyncio.to_thread(stripe.PaymentIntent.create, **params)).
+func (c *ctx) forwarded(x *ir.Call, i int) *value {
+	return c.call(&ir.Call{Fun: x.Args[i], Args: x.Args[i+1:], Kwargs: x.Kwargs, Pos: x.Pos})
+}
+
+// forwardThrough judges, at a call of fn, the calls fn makes of its
+// parameters as calls of the arguments the caller hands it
+// (_stripe_call(stripe.PaymentIntent.create, **create_kwargs)).
+func (c *ctx) forwardThrough(x *ir.Call, fn *ir.Func, recv *value, s *summary) {
+	shift := 0
+	if recv != nil && len(fn.Params) > 0 && (fn.Params[0] == "self" || fn.Params[0] == "cls") {
+		shift = 1
+	}
+	for _, p := range s.forwards {
+		if i := p - shift; i >= 0 && i < len(x.Args) {
+			c.forwarded(x, i)
+		}
+	}
 }
 
 // passesSQLText records a parameter of this function handed whole as a

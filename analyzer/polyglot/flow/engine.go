@@ -196,6 +196,9 @@ type summary struct {
 	// stored: origins of the result the function wrote to the database
 	// before returning them.
 	stored map[*origin]bool
+	// forwards: parameters the function calls with the arguments that
+	// follow them (a wrapper that runs what it is handed).
+	forwards []int
 	done   bool
 	busy   bool
 }
@@ -467,6 +470,7 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	s.result = c.result
 	s.sinks = c.sinks
 	s.sqlText = c.sqlText
+	s.forwards = c.forwards
 	for i := range c.wholeParams {
 		if c.persistedParams[i] {
 			s.persists = append(s.persists, i)

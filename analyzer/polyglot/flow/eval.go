@@ -35,6 +35,9 @@ type ctx struct {
 	returned map[*origin]bool
 	// wholeParams: parameters some write stores whole (session.add(obj)).
 	wholeParams map[int]bool
+	// forwards: parameters this function calls (a wrapper that runs the
+	// function it is handed).
+	forwards []int
 }
 
 func (c *ctx) file() string { return c.fi.f.Path }
