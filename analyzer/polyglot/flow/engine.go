@@ -709,18 +709,25 @@ func (e *engine) firstProjectBase(fi *fileInfo, class string) (*fileInfo, *ir.Fu
 			continue
 		}
 		for _, b := range fn.Bases {
-			bv := e.moduleCtx(fi).eval(b)
-			if bv.fn == nil || !bv.fn.IsClass || bv.fn == fn {
-				continue
+			if bfi, base := e.baseClass(fi, fn, b); base != nil {
+				return bfi, base
 			}
-			bfi := e.fileOf(bv)
-			if bfi == nil {
-				bfi = fi
-			}
-			return bfi, bv.fn
 		}
 	}
 	return nil, nil
+}
+
+// baseClass is the project class that base b of class names, and the file
+// declaring it; nil when b is a library's class or class itself.
+func (e *engine) baseClass(fi *fileInfo, class *ir.Func, b ir.Expr) (*fileInfo, *ir.Func) {
+	bv := e.moduleCtx(fi).eval(b)
+	if bv.fn == nil || !bv.fn.IsClass || bv.fn == class {
+		return nil, nil
+	}
+	if bfi := e.fileOf(bv); bfi != nil {
+		return bfi, bv.fn
+	}
+	return fi, bv.fn
 }
 
 // constructor is class's constructor, its own or the one it inherits from

@@ -299,15 +299,11 @@ func (e *engine) classEntryKind(fi *fileInfo, class *ir.Func, depth int) string 
 		if k := e.baseEntryKind(fi, b); k != "" {
 			return k
 		}
-		bv := e.moduleCtx(fi).eval(b)
-		if bv.fn == nil || !bv.fn.IsClass || bv.fn == class {
+		bfi, base := e.baseClass(fi, class, b)
+		if base == nil {
 			continue
 		}
-		bfi := e.fileOf(bv)
-		if bfi == nil {
-			bfi = fi
-		}
-		if k := e.classEntryKind(bfi, bv.fn, depth+1); k != "" {
+		if k := e.classEntryKind(bfi, base, depth+1); k != "" {
 			return k
 		}
 	}
