@@ -336,8 +336,13 @@ func whereColumns(stmt string) []string {
 		return nil
 	}
 	where := stmt[loc[1]:]
-	if end := whereEnd.FindStringIndex(where); end != nil {
-		where = where[:end[0]] // RETURNING's columns are no filter
+	for _, end := range whereEnd.FindAllStringIndex(where, -1) {
+		// The first outside parentheses: a subquery's LIMIT ends only
+		// the subquery.
+		if before := where[:end[0]]; strings.Count(before, "(") == strings.Count(before, ")") {
+			where = before // RETURNING's columns are no filter
+			break
+		}
 	}
 	var cols []string
 	prev := ""

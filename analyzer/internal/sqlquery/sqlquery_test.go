@@ -66,21 +66,23 @@ func TestNames(t *testing.T) {
 // its owner (a grant, a terminal, an API key) is scoped; alone, or next to
 // an OR that lets it match alone, it is not.
 func TestUnscopedOwner(t *testing.T) {
-	for sql, want := range map[string]int{
-		"SELECT * FROM api_payments WHERE idempotency_key = $1":                                                         1,
-		"SELECT EXISTS (SELECT 1 FROM api_usage_events WHERE grant_id = $1 AND idempotency_key = $2)":                   0,
-		"SELECT * FROM nfc_authorizations WHERE terminal_id = $1 AND idempotency_key = $2 FOR UPDATE":                   0,
-		"SELECT * FROM api_requests WHERE api_key_hash = $1 AND idempotency_key = $2":                                   0,
-		"SELECT * FROM settlements WHERE provider = $1 AND (idempotency_key = $2 OR provider_ref_id = $2)":              1,
-		"SELECT * FROM payments WHERE idempotency_key = $1 AND status = 'pending'":                                      1,
-		"UPDATE idempotency_keys SET response = $2 WHERE key = $1":                                                      1,
-		"SELECT * FROM idempotency_keys WHERE id = $1 AND key = $2":                                                     1,
-		"UPDATE payments SET status = $2 WHERE id = $1 RETURNING id, order_id, idempotency_key":                         0,
-		"SELECT * FROM payments WHERE id = $1 ORDER BY idempotency_key":                                                 0,
-		"DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at < NOW() LIMIT 100)": 0,
+	for sql, want := range map[string]bool{
+		"SELECT * FROM api_payments WHERE idempotency_key = $1":                                                                                           true,
+		"SELECT EXISTS (SELECT 1 FROM api_usage_events WHERE grant_id = $1 AND idempotency_key = $2)":                                                     false,
+		"SELECT * FROM nfc_authorizations WHERE terminal_id = $1 AND idempotency_key = $2 FOR UPDATE":                                                     false,
+		"SELECT * FROM api_requests WHERE api_key_hash = $1 AND idempotency_key = $2":                                                                     false,
+		"SELECT * FROM settlements WHERE provider = $1 AND (idempotency_key = $2 OR provider_ref_id = $2)":                                                true,
+		"SELECT * FROM payments WHERE idempotency_key = $1 AND status = 'pending'":                                                                        true,
+		"UPDATE idempotency_keys SET response = $2 WHERE key = $1":                                                                                        true,
+		"SELECT * FROM idempotency_keys WHERE id = $1 AND key = $2":                                                                                       true,
+		"UPDATE payments SET status = $2 WHERE id = $1 RETURNING id, order_id, idempotency_key":                                                           false,
+		"SELECT * FROM payments WHERE id = $1 ORDER BY idempotency_key":                                                                                   false,
+		"DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at < NOW() LIMIT 100)":                                   false,
+		"SELECT * FROM intents WHERE idempotency_key = $1 AND status NOT IN (SELECT status FROM blocked ORDER BY created_at LIMIT 10) AND tenant_id = $2": false,
+		"SELECT * FROM intents WHERE id IN (SELECT id FROM recent LIMIT 10) AND idempotency_key = $1":                                                     true,
 	} {
-		if got := len(Unscoped(nil, Normalize(sql), nil)); got != want {
-			t.Errorf("%q: %d findings, want %d", sql, got, want)
+		if got := len(Unscoped(nil, Normalize(sql), nil)) > 0; got != want {
+			t.Errorf("%q: reported %v, want %v", sql, got, want)
 		}
 	}
 }

@@ -71,8 +71,10 @@ func unscopedUpsert(cfg *config.Config, u upsert, resolve func(string) ([]string
 }
 
 // unscopedKeyColumn returns the first key column among cols of table when
-// none of them is a tenant column, and "" otherwise: a match on such
-// columns can find another tenant's record. In a table that records keys
+// none of them is a tenant column, nor (without an OR among them) another
+// row's identifier the record belongs to (ownerColumn), and "" otherwise:
+// a match on such columns can find another tenant's record. The same
+// holds for an upsert's conflict target (ON CONFLICT (order_id, key)). In a table that records keys
 // (idempotency_keys, intents) any key-like column counts (key, chave,
 // request_key); in any other table (orders, payments) only a column that
 // says it holds an idempotency or dedup key does: the column, not the

@@ -202,10 +202,10 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 		for i, kv := range x.Kwargs {
 			obj.fields[kv.Key] = kwargs[i]
 		}
-		if fields := c.e.constructorArgs(fi, fn.Class); len(fields) > 0 {
+		if fields, ctor := c.e.constructorArgs(fi, fn.Class), c.e.constructor(fi, fn.Class, 0); len(fields) > 0 && ctor != nil {
 			// DocKey("payment_intent", name): the fields the constructor
 			// sets to its parameters hold the arguments.
-			bound := c.bind(c.e.constructor(fi, fn.Class, 0), obj, args, x.Kwargs, kwargs)
+			bound := c.bind(ctor, obj, args, x.Kwargs, kwargs)
 			for field, i := range fields {
 				if i < len(bound) && bound[i] != nil && bound[i] != obj {
 					obj.fields[field] = bound[i]
@@ -738,8 +738,6 @@ func fieldPos(x *ir.Call, f *value) ir.Pos {
 	return x.Pos
 }
 
-// integralParams marks parameter references as reaching a value through
-// an integer conversion.
 // serializedParams marks parameters that reach a key serialized whole
 // (JSON.stringify(payload)): the callee's IDEM004 covers a float a caller
 // puts in them.
@@ -751,6 +749,8 @@ func serializedParams(ps []paramRef) []paramRef {
 	return out
 }
 
+// integralParams marks parameter references as reaching a value through
+// an integer conversion.
 func integralParams(ps []paramRef) []paramRef {
 	out := append([]paramRef(nil), ps...) // not the arguments' own
 	for i := range out {

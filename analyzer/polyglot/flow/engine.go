@@ -42,7 +42,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, storedCopies: map[*origin]*origin{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, retried: map[*ir.Func]bool{}, handedLambdas: map[*ir.Func][]handOff{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, storedCopies: map[*origin]*origin{}, instanceLibs: map[classRef]map[string]string{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, retried: map[*ir.Func]bool{}, handedLambdas: map[*ir.Func][]handOff{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -137,6 +137,9 @@ type engine struct {
 	// importedNames: the names other modules import from each file, once.
 	importedNames map[*ir.File]map[string]bool
 	starExporters map[*ir.File][]*ir.File // barrels: export * from the file
+	// instanceLibs: the library of each field a class's constructor sets
+	// to an argument declared of that library's type.
+	instanceLibs map[classRef]map[string]string
 	// storedCopies: the one stored copy of each origin a function wrote
 	// to the database before returning it (see markStored).
 	storedCopies map[*origin]*origin
@@ -658,6 +661,7 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 		fs := e.instanceFields(bfi, base.Class)
 		e.instance[ref] = fs
 		e.ctorArgs[ref] = e.ctorArgs[classRef{bfi.f, base.Class}]
+		e.instanceLibs[ref] = e.instanceLibs[classRef{bfi.f, base.Class}]
 		return fs
 	}
 	c := e.newCtx(fi, ctor, nil)
@@ -687,6 +691,12 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 		for k, f := range v.fields {
 			if isParam(f) && len(f.params) == 1 && f.params[0].path == "" {
 				args[k] = f.params[0].i // self.document = document
+				if f.lib != "" {
+					if e.instanceLibs[ref] == nil {
+						e.instanceLibs[ref] = map[string]string{}
+					}
+					e.instanceLibs[ref][k] = f.lib // self.session = session: AsyncSession
+				}
 			}
 			if known := knownField(f); known != nil {
 				if fs == nil {
@@ -772,11 +782,6 @@ func handlerTable(v *value) bool {
 	return true
 }
 
-// knownField is what a method can know of a field the constructor
-// stored: a module or SDK client, a project function or object, a
-// per-attempt origin, a stable or constant value. A field made only of the
-// constructor's arguments is nil: the method reads it as a field of its
-// receiver, which a call binds.
 // markStored returns v with the origins in stored replaced by their
 // stored copies, one per origin so that every caller sees the same: the
 // origin itself stays as it is for the callee's other callers
@@ -819,8 +824,15 @@ func libraryType(tv *value) string {
 	return tv.mod
 }
 
+// knownField is what a method can know of a field the constructor
+// stored: a module or SDK client, a project function or object, a
+// per-attempt origin, a stable or constant value. A field made only of the
+// constructor's arguments is nil: the method reads it as a field of its
+// receiver, which a call binds.
+// (A constructor's argument of a library's declared type stays the
+// receiver's field too: instanceLibs keeps its library.)
 func knownField(f *value) *value {
-	if f == nil || f.mod == "" && !f.isMod && f.fn == nil && f.class == "" && f.lib == "" && len(f.origins) == 0 && !f.stable && !f.hasStr && !handlerTable(f) {
+	if f == nil || f.mod == "" && !f.isMod && f.fn == nil && f.class == "" && len(f.origins) == 0 && !f.stable && !f.hasStr && !handlerTable(f) {
 		return nil
 	}
 	cp := *f

@@ -688,6 +688,13 @@ func (c *ctx) attr(obj *value, name string, p ir.Pos) *value {
 		}
 	}
 	v := field(obj, name)
+	if v != nil && v.lib == "" && obj.class != "" {
+		if lib := c.e.fieldLib(c.fi, obj, name); lib != "" {
+			cp := *v
+			cp.lib = lib // self.session: the AsyncSession the constructor was handed
+			v = &cp
+		}
+	}
 	if v != nil && v.digest == "" && !v.overKey && c.e.prog.Model.IsKey(name) {
 		// Only a key handed in or read back marks what it goes into; a
 		// digest stored under a key's name stays the digest it is.
@@ -735,6 +742,19 @@ func (c *ctx) classMethod(obj *value, name string) (method, bool) {
 		return method{m, fi.f}, true
 	}
 	return method{}, false
+}
+
+// fieldLib is the library of obj's field name when obj's class's
+// constructor sets it to an argument of that library's declared type.
+func (e *engine) fieldLib(fi *fileInfo, obj *value, name string) string {
+	f := fi.f
+	if obj.classFile != nil {
+		f = obj.classFile
+	}
+	if tfi := e.files[f]; tfi != nil {
+		e.instanceFields(tfi, obj.class)
+	}
+	return e.instanceLibs[classRef{f, obj.class}][name]
 }
 
 func (e *engine) fileOf(v *value) *fileInfo {
