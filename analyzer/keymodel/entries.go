@@ -2,6 +2,7 @@ package keymodel
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
 )
@@ -83,23 +84,19 @@ var entryTypes = []entryType{
 	{"github.com/modelcontextprotocol/go-sdk/mcp", "CallToolRequest", Request},
 }
 
-// handlerFrameworks are packages whose generated code dispatches each
-// request to a method of an interface the generated package declares: a
-// type implementing such an interface answers requests (gqlgen's
-// resolvers, a gRPC service's server).
-var handlerFrameworks = []string{
-	"github.com/99designs/gqlgen/graphql",
-	"google.golang.org/grpc",
-	"github.com/twitchtv/twirp",
-}
-
-// HandlerInterfaces returns the interfaces that pkg, or a package it
-// imports, declares when that package imports a handler framework: their
-// implementations' methods answer the framework's requests.
+// HandlerInterfaces returns the interfaces that the generated code of a
+// request framework, in pkg or a package it imports, dispatches requests
+// to: a gRPC service's XServer (registered by RegisterXServer), a Twirp
+// service (served by NewXServer), and gqlgen's resolver interfaces (named
+// …Resolver or ResolverRoot, in a package importing gqlgen's runtime).
+// Their implementations' methods answer the framework's requests. A
+// client interface (XClient, Twirp's HTTPClient) or an interface the
+// project declares beside them is none.
 func HandlerInterfaces(pkg *types.Package) []*types.Interface {
 	var out []*types.Interface
 	for _, p := range append([]*types.Package{pkg}, pkg.Imports()...) {
-		if !importsAny(p, handlerFrameworks) {
+		gqlgen := importsPath(p, "github.com/99designs/gqlgen/graphql")
+		if !gqlgen && !importsPath(p, "google.golang.org/grpc") && !importsPath(p, "github.com/twitchtv/twirp") {
 			continue
 		}
 		scope := p.Scope()
@@ -108,7 +105,13 @@ func HandlerInterfaces(pkg *types.Package) []*types.Interface {
 			if !ok || !tn.Exported() {
 				continue
 			}
-			if it, ok := tn.Type().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+			it, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok || it.NumMethods() == 0 {
+				continue
+			}
+			dispatched := scope.Lookup("Register"+name) != nil || scope.Lookup("New"+name+"Server") != nil ||
+				gqlgen && (strings.HasSuffix(name, "Resolver") || name == "ResolverRoot")
+			if dispatched {
 				out = append(out, it)
 			}
 		}
@@ -116,12 +119,10 @@ func HandlerInterfaces(pkg *types.Package) []*types.Interface {
 	return out
 }
 
-func importsAny(p *types.Package, paths []string) bool {
+func importsPath(p *types.Package, path string) bool {
 	for _, im := range p.Imports() {
-		for _, path := range paths {
-			if im.Path() == path {
-				return true
-			}
+		if im.Path() == path {
+			return true
 		}
 	}
 	return false

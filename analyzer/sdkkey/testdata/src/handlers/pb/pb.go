@@ -16,3 +16,9 @@ type PayoutsServer interface {
 }
 
 func RegisterPayoutsServer(s grpc.ServiceRegistrar, srv PayoutsServer) { s.RegisterService(nil, srv) }
+
+type CallOption interface{}
+
+type PayoutsClient interface {
+	Payout(ctx context.Context, in *PayoutRequest, opts ...CallOption) (*PayoutRequest, error)
+}

@@ -45,3 +45,14 @@ func (PayoutsService) Payout(ctx context.Context, req *pb.PayoutRequest) (*pb.Pa
 	_, err := charge.New(&stripe.ChargeParams{Amount: stripe.Int64(req.Cents)})
 	return req, err
 }
+
+// A client of the service, not its server: gRPC calls nothing here, and
+// a caller out of view may retry it.
+type chargingClient struct{}
+
+var _ pb.PayoutsClient = chargingClient{}
+
+func (chargingClient) Payout(ctx context.Context, req *pb.PayoutRequest, opts ...pb.CallOption) (*pb.PayoutRequest, error) {
+	_, err := charge.New(&stripe.ChargeParams{Amount: stripe.Int64(req.Cents)}) // want `charge.New is called without an idempotency key`
+	return req, err
+}
