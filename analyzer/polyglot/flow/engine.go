@@ -475,7 +475,8 @@ func (e *engine) summarize(fi *fileInfo, fn *ir.Func) *summary {
 	s.sqlText = c.sqlText
 	s.forwards = c.forwards
 	for i := range c.wholeParams {
-		if c.persistedParams[i] {
+		// Written on the way out at the end and at every return.
+		if c.persistedParams[i] && (c.persistedAtReturns == nil || c.persistedAtReturns[i]) {
 			s.persists = append(s.persists, i)
 		}
 	}

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"maps"
 	"regexp"
 	"strings"
 
@@ -38,9 +39,30 @@ type ctx struct {
 	// forwards: parameters this function calls (a wrapper that runs the
 	// function it is handed).
 	forwards []int
+	// persistedAtReturns: the parameters written at every return so far
+	// (nil before the first).
+	persistedAtReturns map[int]bool
 }
 
 func (c *ctx) file() string { return c.fi.f.Path }
+
+// notePersistedAtReturn keeps the parameters written on every path that
+// returned so far: an early return before repo.add(order) leaves order
+// unwritten for the callers it returns to.
+func (c *ctx) notePersistedAtReturn() {
+	if c.persistedAtReturns == nil {
+		c.persistedAtReturns = maps.Clone(c.persistedParams)
+		if c.persistedAtReturns == nil {
+			c.persistedAtReturns = map[int]bool{}
+		}
+		return
+	}
+	for p := range c.persistedAtReturns {
+		if !c.persistedParams[p] {
+			delete(c.persistedAtReturns, p)
+		}
+	}
+}
 
 // noteReturned records which of a returned value's origins the function
 // wrote to the database before returning them.
@@ -77,6 +99,7 @@ func (c *ctx) stmt(s ir.Stmt) {
 			c.result = merge(c.result, v)
 			c.noteReturned(v)
 		}
+		c.notePersistedAtReturn()
 	case *ir.If:
 		c.eval(s.Cond)
 		before := c.snapshot()

@@ -28,6 +28,12 @@ class OrderRepository(BaseRepository):
     def add(self, order):
         self.session.add(order)
 
+    def add_unless_quiet(self, order, quiet):
+        # Written on one path only: the early return writes nothing.
+        if quiet:
+            return
+        self.session.add(order)
+
 
 class OrderService:
     def __init__(self, session: AsyncSession):
@@ -37,6 +43,12 @@ class OrderService:
     async def create_order(self, plan):
         order = Order(plan=plan, idempotency_key=new_key())
         self.orders.add(order)
+        await self.session.commit()
+        return order
+
+    async def maybe_create_order(self, plan, quiet):
+        order = Order(plan=plan, idempotency_key=new_key())
+        self.orders.add_unless_quiet(order, quiet)
         await self.session.commit()
         return order
 
@@ -59,6 +71,14 @@ async def on_paid_draft(session, body):
     requests.post("https://api.vpn.example/subs", json={"plan": order.plan}, headers={"Idempotency-Key": order.idempotency_key})  # want IDEM001
 
 
+# case: pair/stored-by-callee finding
+async def on_paid_maybe(session, body):
+    service = OrderService(session)
+    order = await service.maybe_create_order(body["plan"], body.get("quiet"))
+    requests.post("https://api.vpn.example/subs", json={"plan": order.plan}, headers={"Idempotency-Key": order.idempotency_key})  # want IDEM001
+
+
 def consume_paid(ch: pika.adapters.blocking_connection.BlockingChannel):
     ch.basic_consume(queue="paid", on_message_callback=on_paid)
     ch.basic_consume(queue="paid-draft", on_message_callback=on_paid_draft)
+    ch.basic_consume(queue="paid-maybe", on_message_callback=on_paid_maybe)
