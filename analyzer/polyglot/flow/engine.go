@@ -202,8 +202,8 @@ type summary struct {
 	// forwards: parameters the function calls with the arguments that
 	// follow them (a wrapper that runs what it is handed).
 	forwards []int
-	done   bool
-	busy   bool
+	done     bool
+	busy     bool
 }
 
 // paramSink is a parameter (or a field of one) that reaches a key sink.

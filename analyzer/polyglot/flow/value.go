@@ -86,7 +86,7 @@ type value struct {
 	payload string // a whole payload serialized into it (IDEM004): "json.dumps(order)"
 	// payloadAt is where that payload is serialized.
 	payloadAt *report.Related
-	digest  string // a bare digest of it (IDEM005): "hashlib.sha256"
+	digest    string // a bare digest of it (IDEM005): "hashlib.sha256"
 	// digestAt is where that digest is taken, shown beside the key it
 	// reaches.
 	digestAt *report.Related
