@@ -461,6 +461,10 @@ var typescriptTables = Tables{
 		// An ORM's write by its shape, on a client not followed (a
 		// Prisma client handed in): model.create({ data: { … } }).
 		{Function: "(.*\\.)?(create|createMany|update|updateMany|upsert)", Field: "data|create", Receiver: ".+", Kind: "store"},
+		// TypeORM's repository: create builds in memory the entity that
+		// save writes (this.payouts.save(this.payouts.create({
+		// idempotencyKey }))): an object, not a request ("build").
+		{Package: "typeorm", Function: "(.*\\.)?(create|merge)", Receiver: ".+", Kind: "build"},
 		// Firestore: a document added, set, created or updated, by the
 		// client SDK's functions or on an admin SDK's reference (known by
 		// the library it comes from).

@@ -586,6 +586,13 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 			return &value{stable: true}
 		case "read":
 			return &value{stable: true}
+		case "build":
+			// An object built in memory from the argument's fields
+			// (TypeORM's repository.create): nothing leaves yet.
+			if len(args) > 0 && args[0] != nil {
+				return copyFields(args[0])
+			}
+			return &value{}
 		case "respond":
 			// The HTTP response to this process's caller: a key-named
 			// field in the body is the caller's receipt, not a key sent

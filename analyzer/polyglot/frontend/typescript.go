@@ -819,6 +819,9 @@ func (l *lowerer) tsNamedType(ann *node) ir.Expr {
 		return nil
 	}
 	t := named(ann)[0]
+	if t.Type() == "generic_type" && len(named(t)) > 0 {
+		t = named(t)[0] // Repository<Payout>: the class, its type arguments aside
+	}
 	switch t.Type() {
 	case "type_identifier", "nested_type_identifier":
 		return dottedExpr(l.text(t), pos(t))

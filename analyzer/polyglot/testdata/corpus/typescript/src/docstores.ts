@@ -58,6 +58,13 @@ export class BookingService {
     await stripe.paymentIntents.create({ amount: dto.cents, currency: "usd", payment_method: dto.pm, confirm: true }, { idempotencyKey: `booking-${booking.reference}` }); // want IDEM001
   }
 
+  // case: sink/orm-write-shape silent
+  async withdraw(userId: string, cents: number) {
+    // The entity built, then written: its key is a column, sent nowhere.
+    const reference = `WD-${randomUUID()}`;
+    return this.bookings.save(this.bookings.create({ reference, cents, idempotencyKey: reference }));
+  }
+
   // case: barrier/query-builder silent
   async deliverDue() {
     const items = await this.bookings.createQueryBuilder("b").where("b.nextAttemptAt <= :now", { now: new Date() }).take(25).getMany();
