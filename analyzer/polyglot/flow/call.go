@@ -1407,13 +1407,29 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 // **kwargs) in a wrapper that runs what it is handed): its callers' call
 // is judged as a call of what they hand it. It reports whether v is one.
 func (c *ctx) callsParamOf(v *value) bool {
-	if v == nil || v.fn != nil || v.mod != "" || len(v.origins) > 0 || len(v.params) != 1 || v.params[0].path != "" {
+	i, ok := bareParam(v)
+	if !ok || v.fn != nil || v.mod != "" {
 		return false
 	}
-	if i := v.params[0].i; !slices.Contains(c.forwards, i) {
-		c.forwards = append(c.forwards, i)
-	}
+	c.forwards = appendOnce(c.forwards, i)
 	return true
+}
+
+// bareParam is the index of the parameter v is, itself and nothing made
+// of it (not a field of it, not a string built from it).
+func bareParam(v *value) (int, bool) {
+	if v == nil || v.hasStr || len(v.origins) > 0 || len(v.params) != 1 || v.params[0].path != "" {
+		return 0, false
+	}
+	return v.params[0].i, true
+}
+
+// appendOnce adds i to is unless it is there.
+func appendOnce(is []int, i int) []int {
+	if slices.Contains(is, i) {
+		return is
+	}
+	return append(is, i)
 }
 
 // forwarded is the call x makes of its argument i with the arguments
@@ -1442,11 +1458,8 @@ func (c *ctx) forwardThrough(x *ir.Call, fn *ir.Func, recv *value, s *summary) {
 // params) => pool.query(text, params)), whose callers' SQL is judged at
 // their calls.
 func (c *ctx) passesSQLText(v *value) {
-	if v == nil || v.hasStr || len(v.origins) > 0 || len(v.params) != 1 || v.params[0].path != "" {
-		return
-	}
-	if i := v.params[0].i; !slices.Contains(c.sqlText, i) {
-		c.sqlText = append(c.sqlText, i)
+	if i, ok := bareParam(v); ok {
+		c.sqlText = appendOnce(c.sqlText, i)
 	}
 }
 
