@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/analyzer/config"
@@ -235,7 +236,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	bound := c.bind(fn, callee.recv, args, x.Kwargs, kwargs)
 	for _, i := range s.persists {
 		if i < len(bound) && bound[i] != nil {
-			c.persist(bound[i : i+1]) // repo.add(order): the callee writes it
+			c.persist(bound[i:i+1], false) // repo.add(order): the callee writes it
 		}
 	}
 	c.applySinks(x, fn, s, bound)
@@ -513,7 +514,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		return sqlv
 	}
 	if _, ok := match(t.Inserts); ok {
-		c.persist(all)
+		c.persist(all, false)
 		o := &origin{kind: "row", source: name + "()", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
 		v := &value{origins: []*origin{o}, fields: map[string]*value{}}
 		for i, kv := range x.Kwargs {
@@ -554,7 +555,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	if cols := atomicIncrements(x, args); len(cols) > 0 {
 		// prisma.job.update({ data: { attempts: { increment: 1 } } }):
 		// the row written back holds the counter this attempt advanced.
-		c.persist(all)
+		c.persist(all, false)
 		return c.advancedRow(x, cols, "this update")
 	}
 	p, known := c.operation(t.Operations, mod, recvKind, name, paramsArg(x, args, kwargs)) // an operation the tables name
@@ -582,7 +583,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 				// headers={"Idempotency-Key": k})).
 				break
 			}
-			c.persist(append(all, recv))
+			c.persist(append(all, recv), false)
 			return &value{stable: true}
 		case "read":
 			return &value{stable: true}
@@ -1003,9 +1004,15 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted b
 	// One finding per key: the first per-attempt value names it, every
 	// one is a related position (a helper that falls back from
 	// crypto.getRandomValues to Math.random draws with both).
-	var drawn []*origin
+	var drawn, recorded []*origin
 	for _, o := range v.origins {
-		if site.inert || (persisted || c.persisted[o] || o.stored) && drawnByAttempt(o.kind) || c.retriedInRoute(o) {
+		if site.inert || c.retriedInRoute(o) {
+			continue
+		}
+		if claim, written := c.persisted[o]; (written || persisted || o.stored) && drawnByAttempt(o.kind) {
+			if !claim && o.unless == nil {
+				recorded = append(recorded, o)
+			}
 			continue
 		}
 		if o.unless != nil && c.deferFallback(o, site, hops, persisted) {
@@ -1013,10 +1020,10 @@ func (c *ctx) judge(v *value, site *sinkSite, hops []report.Related, persisted b
 		}
 		drawn = append(drawn, o)
 	}
-	if len(drawn) > 0 {
+	if len(drawn) > 0 || len(recorded) > 0 {
 		// Judged at the end, when every caller is known: a key in dead
 		// code repeats nothing.
-		c.e.drawnAt = append(c.e.drawnAt, drawnKey{fn: c.fn, site: site, drawn: drawn, hops: hops})
+		c.e.drawnAt = append(c.e.drawnAt, drawnKey{fn: c.fn, site: site, drawn: drawn, recorded: recorded, hops: hops})
 	}
 	c.reportProperties(v, site, hops)
 }
@@ -1027,13 +1034,18 @@ type drawnKey struct {
 	fn    *ir.Func
 	site  *sinkSite
 	drawn []*origin
-	hops  []report.Related
+	// recorded: drawn, then written to the database by the same attempt
+	// before the sink. That settles the key only for an attempt that
+	// does not run again: a redelivery draws another and writes another
+	// row.
+	recorded []*origin
+	hops     []report.Related
 }
 
 // reportDrawnKeys reports the per-attempt keys found, except those drawn
 // in dead code (no caller, no entry, a name nothing mentions).
 func (e *engine) reportDrawnKeys() {
-	memo, repeats := map[*ir.Func]bool{}, map[*ir.Func]bool{}
+	memo, repeats, redelivered := map[*ir.Func]bool{}, map[*ir.Func]bool{}, map[*ir.Func]bool{}
 	for _, d := range e.drawnAt {
 		if !e.live(d.fn, memo, map[*ir.Func]bool{}) {
 			continue
@@ -1043,6 +1055,10 @@ func (e *engine) reportDrawnKeys() {
 			if !e.retriedByHelperInRoute(d.fn, o, repeats) && !e.retriedByHelperInRoute(e.retriedOnTheWay(d, o), o, repeats) {
 				drawn = append(drawn, o)
 			}
+		}
+		if len(drawn) == 0 && len(d.recorded) > 0 && e.redelivered(d.fn, redelivered, map[*ir.Func]bool{}) {
+			e.reportRecorded(d.site, d.recorded, d.hops)
+			continue
 		}
 		e.reportDrawn(d.site, drawn, d.hops)
 	}
@@ -1271,6 +1287,22 @@ func (e *engine) reportDrawn(site *sinkSite, drawn []*origin, hops []report.Rela
 	}
 }
 
+// reportRecorded reports a key the attempt draws and writes to the
+// database before acting, in code a redelivery runs again: the write
+// records this attempt, and the next one draws another key and writes
+// another row, so the write settles nothing.
+func (e *engine) reportRecorded(site *sinkSite, recorded []*origin, hops []report.Related) {
+	o := recorded[0]
+	msg := fmt.Sprintf("idempotency key built from %s (%s), written to the database by the attempt that sends it; a redelivery draws another and writes another row: claim the intent under a stable key first (INSERT … ON CONFLICT on the order's or message's own id) and send the key read back from that row", o.source, kindText[o.kind])
+	var related []report.Related
+	for _, o := range recorded {
+		related = append(related, report.Related{File: o.file, Line: o.pos.Line, Column: o.pos.Col, Message: o.source + ": " + kindText[o.kind]})
+	}
+	related = append(related, reverse(hops)...)
+	related = append(related, report.Related{File: site.file, Line: site.pos.Line, Column: site.pos.Col, Message: "used as idempotency key: " + site.what})
+	e.report("IDEM001", site.file, site.pos, msg, related)
+}
+
 // reportProperties reports the companion rules' properties of a key at
 // site: a float, a whole payload, a bare digest.
 func (c *ctx) reportProperties(v *value, site *sinkSite, hops []report.Related) {
@@ -1301,6 +1333,89 @@ func reverse(rs []report.Related) []report.Related {
 	return out
 }
 
+// claims reports whether an INSERT … ON CONFLICT can meet an earlier
+// attempt's row: a value bound to a column the conflict can be on is not
+// drawn by this attempt (an order id, not the uuid drawn beside it). A
+// statement whose lists cannot be matched to the call's arguments counts
+// as a claim: what it decides is not known. single says the SQL is one
+// statement, so its anonymous placeholders (%s, ?) number the arguments.
+func claims(stmt string, single bool, args []*value) bool {
+	bound, ok := sqlquery.ConflictValues(stmt)
+	if !ok {
+		return true
+	}
+	pos, named := sqlArguments(args)
+	for _, b := range bound {
+		v, known := boundArgument(b, single, pos, named)
+		if !known {
+			return true
+		}
+		if w := whole(v); w == nil || len(w.origins) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sqlArguments spreads a query's arguments: a list or tuple gives the
+// positional values, a dict the named ones (%(name)s, :name), and
+// anything else is one positional value per argument (asyncpg's
+// conn.execute(sql, a, b)).
+func sqlArguments(args []*value) (pos []*value, named map[string]*value) {
+	if len(args) == 1 && args[0] != nil && len(args[0].fields) > 0 {
+		if _, list := args[0].fields["$0"]; list {
+			for i := 0; ; i++ {
+				f, ok := args[0].fields["$"+itoa(i)]
+				if !ok {
+					return pos, nil
+				}
+				pos = append(pos, f)
+			}
+		}
+		return nil, args[0].fields
+	}
+	return args, nil
+}
+
+var (
+	numberedPlaceholder = regexp.MustCompile(`^\$(\d+)$`)
+	namedPlaceholder    = regexp.MustCompile(`^(?:%\((\w+)\)s|[:@](\w+))$`)
+	drawingSQL          = regexp.MustCompile(`\b(gen_random_uuid|uuid_generate_v\d\w*|random|now|current_timestamp|clock_timestamp|uuid)\b`)
+	placeholderInSQL    = regexp.MustCompile(`\$\d|%s|%\(|\?|[:@]\w`)
+)
+
+// boundArgument is the value a VALUES expression binds: a placeholder's
+// argument, nothing drawn for a literal, and a per-attempt value for
+// SQL that draws one itself (gen_random_uuid(), now()). known is false
+// when the expression cannot be matched to an argument.
+func boundArgument(b sqlquery.Bound, single bool, pos []*value, named map[string]*value) (v *value, known bool) {
+	e := sqlquery.Uncast(b.Expr)
+	if m := numberedPlaceholder.FindStringSubmatch(e); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		if n >= 1 && n <= len(pos) {
+			return pos[n-1], true
+		}
+		return nil, false
+	}
+	if b.Seq >= 0 {
+		if single && b.Seq < len(pos) {
+			return pos[b.Seq], true
+		}
+		return nil, false
+	}
+	if m := namedPlaceholder.FindStringSubmatch(e); m != nil {
+		f, ok := named[m[1]+m[2]]
+		return f, ok
+	}
+	if drawingSQL.MatchString(e) {
+		return &value{origins: []*origin{{kind: "random", source: e}}}, true
+	}
+	if placeholderInSQL.MatchString(e) {
+		return nil, false
+	}
+	return &value{}, true
+}
+
 // drawnByAttempt reports a kind of value the attempt itself draws
 // (random, clock, counter, model output, a fresh row's id), which writing
 // it before acting settles: the write decides, and what is read back is
@@ -1322,15 +1437,18 @@ func (c *ctx) retriedInRoute(o *origin) bool {
 	return o.fn == c.fn && c.entry == "route" && c.loops > o.loops
 }
 
-// persist marks the values a database write stores.
-func (c *ctx) persist(vs []*value) {
+// persist marks the values a database write stores. claim says the
+// write can meet an earlier attempt's row (an INSERT … ON CONFLICT on a
+// value this attempt did not draw): only then does it decide for a
+// redelivery, which otherwise draws a new value and writes a new row.
+func (c *ctx) persist(vs []*value, claim bool) {
 	for _, v := range vs {
 		w := whole(v)
 		if w == nil {
 			continue
 		}
 		for _, o := range w.origins {
-			c.persisted[o] = true
+			c.persisted[o] = claim || c.persisted[o]
 		}
 		for _, p := range w.params {
 			c.persistedParams[p.i] = true
@@ -1359,9 +1477,10 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 	}
 	sql := sqlquery.Normalize(args[0].str)
 	cfg := c.e.prog.Model.Config
-	write, fresh := false, false
+	write, fresh, claim := false, false, false
 	var counters []sqlquery.ReturnedCounter
-	for _, stmt := range sqlquery.Statements(sql) {
+	stmts := sqlquery.Statements(sql)
+	for _, stmt := range stmts {
 		c.tenantScope(x, cfg, stmt)
 		counters = append(counters, sqlquery.ReturnedCounters(stmt)...)
 		tables, yields := sqlquery.Inserts(stmt)
@@ -1370,13 +1489,14 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 			if !yields && strings.Contains(stmt, " returning ") {
 				fresh = true
 			}
+			claim = claim || yields && claims(stmt, len(stmts) == 1, args[1:])
 		}
 		if strings.HasPrefix(stmt, "update") || strings.HasPrefix(stmt, "delete") {
 			write = true
 		}
 	}
 	if write {
-		c.persist(args[1:])
+		c.persist(args[1:], claim)
 	}
 	v := &value{stable: true}
 	if fresh {

@@ -21,7 +21,10 @@ type ctx struct {
 	quiet bool // evaluating for values only: report nothing
 	inert bool // scanning the arguments of an SDK call that moves no money
 
-	persisted       map[*origin]bool // written to the database before this point on every path
+	// persisted: written to the database before this point on every
+	// path; true when the write is a claim that can meet an earlier
+	// attempt's row (see persist).
+	persisted       map[*origin]bool
 	persistedParams map[int]bool
 	loops           int
 	retryLoops      int // how many enclosing loops try again until something succeeds
@@ -76,7 +79,8 @@ func (c *ctx) noteReturned(v *value) {
 	}
 	for _, o := range w.origins {
 		if stored, seen := c.returned[o]; !seen || stored {
-			c.returned[o] = c.persisted[o]
+			_, written := c.persisted[o]
+			c.returned[o] = written
 		}
 	}
 }
@@ -153,8 +157,8 @@ func (c *ctx) snapshot() snapshot {
 	for k, v := range c.env {
 		s.env[k] = v
 	}
-	for k := range c.persisted {
-		s.persisted[k] = true
+	for k, claim := range c.persisted {
+		s.persisted[k] = claim
 	}
 	for k := range c.persistedParams {
 		s.params[k] = true
@@ -169,8 +173,8 @@ func (c *ctx) restore(s snapshot) {
 		c.env[k] = v
 	}
 	c.persisted = map[*origin]bool{}
-	for k := range s.persisted {
-		c.persisted[k] = true
+	for k, claim := range s.persisted {
+		c.persisted[k] = claim
 	}
 	c.persistedParams = map[int]bool{}
 	for k := range s.params {
@@ -184,9 +188,11 @@ func (c *ctx) join(other snapshot) {
 	for k, v := range other.env {
 		c.env[k] = merge(c.env[k], v)
 	}
-	for o := range c.persisted {
-		if !other.persisted[o] {
+	for o, claim := range c.persisted {
+		if otherClaim, written := other.persisted[o]; !written {
 			delete(c.persisted, o)
+		} else {
+			c.persisted[o] = claim && otherClaim
 		}
 	}
 	for p := range c.persistedParams {

@@ -217,7 +217,21 @@ func (e *engine) reportKeylessWrites() {
 // module (a script) do not: stripe's own key covers the SDK's retries,
 // and nothing redelivers their input.
 func (e *engine) mayRepeat(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
-	return memoized(fn, memo, visiting, func() bool { return e.repeats(fn, memo, visiting) })
+	return e.runsAgain(fn, memo, visiting, true)
+}
+
+// redelivered reports whether fn runs again because its input comes
+// again: a consumer, a job, a webhook's receiver, or code one of them
+// calls. Unlike mayRepeat, a function whose callers are out of view does
+// not: nothing says what runs it.
+func (e *engine) redelivered(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
+	return e.runsAgain(fn, memo, visiting, false)
+}
+
+// runsAgain is mayRepeat, or redelivered when outOfView is false; memo
+// holds the answers of one of them only.
+func (e *engine) runsAgain(fn *ir.Func, memo, visiting map[*ir.Func]bool, outOfView bool) bool {
+	return memoized(fn, memo, visiting, func() bool { return e.repeats(fn, memo, visiting, outOfView) })
 }
 
 // receivesWebhook reports whether fn runs on a webhook's delivery: it
@@ -272,7 +286,7 @@ func (e *engine) callersOf(fn *ir.Func) []*ir.Func {
 	return callers
 }
 
-func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
+func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool, outOfView bool) bool {
 	for f := fn; f != nil; f = f.Parent {
 		if e.receivesWebhook(f) {
 			return true
@@ -288,7 +302,7 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 		// broker loop in a management command hands each message to a
 		// thread or a table of handlers).
 		for _, h := range slices.Concat(e.callers[fn], e.handedTo[fn]) {
-			if e.mayRepeat(h, memo, visiting) {
+			if e.runsAgain(h, memo, visiting, outOfView) {
 				return true
 			}
 		}
@@ -307,15 +321,15 @@ func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool) bool {
 			// a library): it runs when its parent does. (A method's
 			// parent is its class, whose construction says nothing of
 			// who calls the method.)
-			return e.mayRepeat(fn.Parent, memo, visiting)
+			return e.runsAgain(fn.Parent, memo, visiting, outOfView)
 		}
 		if e.unmentioned(fn) {
 			return false // dead code: nothing here or elsewhere can run it
 		}
-		return true // out of view
+		return outOfView // out of view
 	}
 	for _, caller := range callers {
-		if e.mayRepeat(caller, memo, visiting) {
+		if e.runsAgain(caller, memo, visiting, outOfView) {
 			return true
 		}
 	}

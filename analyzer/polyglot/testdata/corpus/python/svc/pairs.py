@@ -1,6 +1,7 @@
 # The pairs: a retry loop in a route vs in a consumer; a persisted
 # counter vs a per-attempt counter; a key built in a helper in another
 # module (imports resolved inside the project).
+import json
 import time
 import uuid
 
@@ -78,11 +79,45 @@ def pay_recorded(channel, method, properties, body):
     requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
 
 
-# case: pair/persisted-random silent
+# case: pair/persisted-random finding
 def pay_recorded_fresh(channel, method, properties, body):
+    # Written before acting, but drawn by this delivery: the next one
+    # draws another key and writes another row.
     key = str(uuid.uuid4())
     db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
+    requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
+
+
+# case: pair/persisted-random silent
+@app.route("/pay-recorded", methods=["POST"])
+def pay_recorded_route():
+    # The row records the request: nothing delivers it again.
+    key = str(uuid.uuid4())
+    db.execute("insert into payments (idem_key) values (%s)", (key,))
     requests.post(API, headers={"Idempotency-Key": key})
+
+
+# case: pair/claimed-intent silent
+def pay_claimed_fresh(channel, method, properties, body):
+    # Claimed under the order's own id: a redelivery's insert meets the
+    # first row and returns nothing.
+    order = json.loads(body)
+    key = str(uuid.uuid4())
+    cur = conn.cursor()
+    cur.execute("insert into intents (order_id, idem_key) values (%s, %s) on conflict (order_id) do nothing returning idem_key", (order["id"], key))
+    if cur.fetchone() is None:
+        return
+    requests.post(API, headers={"Idempotency-Key": key})
+
+
+# case: pair/claimed-intent finding
+def pay_claimed_by_fresh_key(channel, method, properties, body):
+    # The conflict is on the fresh key itself: it never meets a row.
+    order = json.loads(body)
+    key = str(uuid.uuid4())
+    cur = conn.cursor()
+    cur.execute("insert into payments (order_id, provider_ref) values (%s, %s) on conflict (provider_ref) do nothing", (order["id"], key))
+    requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
 
 
 def record_then_pay(key):
@@ -92,7 +127,7 @@ def record_then_pay(key):
 
 def record_then_pay_fresh(key):
     db.execute("insert into payments (idem_key) values (%s) on conflict do nothing", (key,))
-    requests.post(API, headers={"Idempotency-Key": key})
+    requests.post(API, headers={"Idempotency-Key": key})  # want IDEM001
 
 
 # case: pair/persisted-transport-id finding
@@ -102,7 +137,7 @@ def pay_recorded_by_helper(channel, method, properties, body):
     record_then_pay(properties.message_id)
 
 
-# case: pair/persisted-random silent
+# case: pair/persisted-random finding
 def pay_recorded_fresh_by_helper(channel, method, properties, body):
     record_then_pay_fresh(str(uuid.uuid4()))
 
@@ -112,6 +147,8 @@ def consume_recorded(ch):
     ch.basic_consume(queue="pay4", on_message_callback=pay_recorded_fresh)
     ch.basic_consume(queue="pay5", on_message_callback=pay_recorded_by_helper)
     ch.basic_consume(queue="pay6", on_message_callback=pay_recorded_fresh_by_helper)
+    ch.basic_consume(queue="pay7", on_message_callback=pay_claimed_fresh)
+    ch.basic_consume(queue="pay8", on_message_callback=pay_claimed_by_fresh_key)
 
 
 # case: pair/per-attempt-counter finding

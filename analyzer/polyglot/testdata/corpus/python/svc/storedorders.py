@@ -1,12 +1,16 @@
 # A key drawn by the service that creates the order, written with the
 # order (a repository's session.add, then commit) before the service hands
 # the order back: the caller holds a key already stored, which every
-# retry of the provisioning reads back. One never written is drawn anew.
+# retry of the provisioning reads back. One never written is drawn anew,
+# and one a redelivered consumer writes is drawn anew by the redelivery.
 import uuid
 
 import pika
 import requests
+from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession
+
+app = FastAPI()
 
 
 def new_key():
@@ -58,10 +62,22 @@ class OrderService:
 
 
 # case: pair/stored-by-callee silent
-async def on_paid(session, body):
+@app.post("/orders")
+async def create_paid_order(session, body):
+    # A request creates its order once: the row records it, and the
+    # provisioning's own retries read it back.
     service = OrderService(session)
     order = await service.create_order(body["plan"])
     requests.post("https://api.vpn.example/subs", json={"plan": order.plan}, headers={"Idempotency-Key": order.idempotency_key})
+
+
+# case: pair/stored-by-callee finding
+async def on_paid(session, body):
+    # A delivery creates an order: a redelivery creates another, under
+    # another key.
+    service = OrderService(session)
+    order = await service.create_order(body["plan"])
+    requests.post("https://api.vpn.example/subs", json={"plan": order.plan}, headers={"Idempotency-Key": order.idempotency_key})  # want IDEM001
 
 
 # case: pair/stored-by-callee finding

@@ -80,11 +80,42 @@ export async function payRecorded(m: amqp.ConsumeMessage) {
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM001
 }
 
-// case: pair/persisted-random silent
+// case: pair/persisted-random finding
 export async function payRecordedFresh(m: amqp.ConsumeMessage) {
+  // Written before acting, but drawn by this delivery: the next one draws
+  // another key and writes another row.
   const key = randomUUID();
   await pool.query("insert into payments (idem_key) values ($1) on conflict do nothing", [key]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM001
+}
+
+// case: pair/persisted-random silent
+app.post("/pay-recorded", async (req, res) => {
+  // The row records the request: nothing delivers it again.
+  const key = randomUUID();
+  await pool.query("insert into payments (idem_key) values ($1)", [key]);
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+  res.sendStatus(200);
+});
+
+// case: pair/claimed-intent silent
+export async function payClaimedFresh(m: amqp.ConsumeMessage) {
+  // Claimed under the order's own id: a redelivery's insert meets the
+  // first row and returns nothing.
+  const order = JSON.parse(m.content.toString());
+  const key = randomUUID();
+  const claimed = await pool.query("insert into intents (order_id, idem_key) values ($1, $2) on conflict (order_id) do nothing returning idem_key", [order.id, key]);
+  if (claimed.rowCount === 0) return;
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+}
+
+// case: pair/claimed-intent finding
+export async function payClaimedByFreshKey(m: amqp.ConsumeMessage) {
+  // The conflict is on the fresh reference itself: it never meets a row.
+  const order = JSON.parse(m.content.toString());
+  const key = randomUUID();
+  await pool.query("insert into payments (order_id, provider_ref) values ($1, $2) on conflict (provider_ref) do nothing", [order.id, key]);
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM001
 }
 
 async function recordThenPay(key: string) {
@@ -94,7 +125,7 @@ async function recordThenPay(key: string) {
 
 async function recordThenPayFresh(key: string) {
   await pool.query("insert into payments (idem_key) values ($1) on conflict do nothing", [key]);
-  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } });
+  await fetch(API, { method: "POST", headers: { "Idempotency-Key": key } }); // want IDEM001
 }
 
 // case: pair/persisted-transport-id finding
@@ -104,7 +135,7 @@ export async function payRecordedByHelper(m: amqp.ConsumeMessage) {
   await recordThenPay(m.properties.messageId);
 }
 
-// case: pair/persisted-random silent
+// case: pair/persisted-random finding
 export async function payRecordedFreshByHelper(m: amqp.ConsumeMessage) {
   await recordThenPayFresh(randomUUID());
 }
@@ -113,6 +144,8 @@ export async function startRecorded(ch: amqp.Channel) {
   await ch.consume("pay3", payRecorded);
   await ch.consume("pay4", payRecordedFresh);
   await ch.consume("pay5", payRecordedByHelper);
+  await ch.consume("pay7", payClaimedFresh);
+  await ch.consume("pay8", payClaimedByFreshKey);
   await ch.consume("pay6", payRecordedFreshByHelper);
 }
 
