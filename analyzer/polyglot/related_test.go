@@ -60,3 +60,44 @@ export const tick = onSchedule("every 5 minutes", async () => {
 		t.Errorf("IDEM004 does not name the serialization on line 7: %+v", res.Findings)
 	}
 }
+
+// TestRelatedEveryCaller: handlers that each draw a key and hand it to one
+// shared charge helper get one finding at the helper's sink, which names
+// every handler's call: each is a place to fix.
+func TestRelatedEveryCaller(t *testing.T) {
+	dir := t.TempDir()
+	src := `import { randomUUID } from "crypto";
+import express from "express";
+
+async function charge(amount: number, key: string) {
+  await fetch("https://pay.example/charges", { method: "POST", headers: { "Idempotency-Key": key }, body: String(amount) });
+}
+
+const app = express();
+app.post("/a", async (req, res) => {
+  await charge(1, randomUUID());
+  res.sendStatus(200);
+});
+app.post("/b", async (req, res) => {
+  await charge(2, randomUUID());
+  res.sendStatus(200);
+});
+`
+	if err := os.WriteFile(filepath.Join(dir, "charge.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := polyglot.Run(polyglot.Options{Dir: dir, Languages: []string{"typescript"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("findings: %+v, want one IDEM001 at the helper's sink", res.Findings)
+	}
+	lines := map[int]bool{}
+	for _, r := range res.Findings[0].Related {
+		lines[r.Line] = true
+	}
+	if !lines[10] || !lines[14] {
+		t.Errorf("related positions %+v do not name both handlers' calls (lines 10 and 14)", res.Findings[0].Related)
+	}
+}

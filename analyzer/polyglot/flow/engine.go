@@ -42,7 +42,7 @@ type Program struct {
 // Analyze runs every rule over the program and returns the findings,
 // with suppressed ones left out.
 func Analyze(p *Program) []report.Finding {
-	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, storedCopies: map[*origin]*origin{}, instanceLibs: map[classRef]map[string]string{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, retried: map[*ir.Func]bool{}, handedLambdas: map[*ir.Func][]handOff{}, seen: map[string]bool{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
+	e := &engine{prog: p, files: map[*ir.File]*fileInfo{}, classOf: map[*ir.Func]*ir.Func{}, classFile: map[*ir.Func]*fileInfo{}, sums: map[*ir.Func]*summary{}, storedCopies: map[*origin]*origin{}, instanceLibs: map[classRef]map[string]string{}, entry: map[*ir.Func]string{}, callers: map[*ir.Func][]*ir.Func{}, handedTo: map[*ir.Func][]*ir.Func{}, unresolvedCalls: map[string][]unresolvedCall{}, keyFromCaller: map[*ir.Func][]keyFromCaller{}, webhook: map[*ir.Func]bool{}, retried: map[*ir.Func]bool{}, handedLambdas: map[*ir.Func][]handOff{}, seen: map[string]int{}, outer: map[*ir.Func]map[string]*value{}, instance: map[classRef]map[string]*value{}, ctorArgs: map[classRef]map[string]int{}, bases: map[*ir.Func]*value{}}
 	for _, f := range p.Files {
 		e.index(f)
 	}
@@ -109,7 +109,8 @@ type engine struct {
 	// resolved to, and says nothing of another function of that name.
 	resolved map[string]map[callSite]bool
 	findings []report.Finding
-	seen     map[string]bool
+	// seen: the index in findings of each rule, position and message.
+	seen     map[string]int
 	outer    map[*ir.Func]map[string]*value // outerEnv, once per enclosing function
 	instance map[classRef]map[string]*value // instanceFields, once per class
 	ctorArgs map[classRef]map[string]int    // constructorArgs, with instanceFields
@@ -876,13 +877,21 @@ func (e *engine) entryOf(fn *ir.Func) string {
 	return ""
 }
 
-// report records a finding once per rule, position and message.
+// report records a finding once per rule, position and message; a
+// repeat adds its related positions to the first.
 func (e *engine) report(rule, file string, p ir.Pos, msg string, related []report.Related) {
 	k := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s", rule, file, p.Line, p.Col, msg)
-	if e.seen[k] {
+	if i, seen := e.seen[k]; seen {
+		// The same key reached from another caller: its path is the
+		// caller's to fix too (each checkout handler that draws one).
+		for _, r := range related {
+			if !slices.Contains(e.findings[i].Related, r) {
+				e.findings[i].Related = append(e.findings[i].Related, r)
+			}
+		}
 		return
 	}
-	e.seen[k] = true
+	e.seen[k] = len(e.findings)
 	e.findings = append(e.findings, report.Finding{Rule: rule, File: file, Line: p.Line, Column: p.Col, Message: msg, Related: related})
 }
 
