@@ -389,12 +389,17 @@ func (e *engine) onlyDefined(name string) bool {
 // definedCount is how many functions and methods of the program have
 // name.
 func (e *engine) definedCount(name string) int {
+	return len(e.definedAs(name))
+}
+
+// definedAs is the functions and methods named name, indexed once.
+func (e *engine) definedAs(name string) []*ir.Func {
 	if e.defined == nil {
-		e.defined = map[string]int{}
+		e.defined = map[string][]*ir.Func{}
 		for _, f := range e.prog.Files {
 			for _, fn := range f.Funcs {
 				if !fn.IsClass && fn != f.Module {
-					e.defined[methodName(fn)]++
+					e.defined[methodName(fn)] = append(e.defined[methodName(fn)], fn)
 				}
 			}
 		}
@@ -596,7 +601,7 @@ func countWords(src []byte, counts map[string]int) {
 // could answer it.
 func (e *engine) instanceCallers(fn *ir.Func) []*ir.Func {
 	names := e.instanceNames()[fn.Class]
-	unique := e.definedCount(methodName(fn)) == 1
+	unique := e.definedCount(methodName(fn)) == 1 || e.overridesOnly(fn)
 	var out []*ir.Func
 	for _, u := range e.unresolvedCalls[methodName(fn)] {
 		if names[u.recv] && u.recv != "" || unique {
@@ -604,6 +609,38 @@ func (e *engine) instanceCallers(fn *ir.Func) []*ir.Func {
 		}
 	}
 	return out
+}
+
+// overridesOnly reports whether every other function of fn's name is a
+// method of a project base of fn's class: an abstract base's declaration
+// (BasePayment.cancel_payment) that fn, its one implementation, overrides.
+// A call of that name on an object of unknown type reaches fn then.
+func (e *engine) overridesOnly(fn *ir.Func) bool {
+	class := e.classOf[fn]
+	if class == nil || e.classFile[class] == nil {
+		return false
+	}
+	bases := e.projectBases(e.classFile[class], class, map[*ir.Func]bool{}, 0)
+	for _, g := range e.definedAs(methodName(fn)) {
+		if g != fn && !bases[e.classOf[g]] {
+			return false
+		}
+	}
+	return true
+}
+
+// projectBases adds to seen the project classes class derives from.
+func (e *engine) projectBases(fi *fileInfo, class *ir.Func, seen map[*ir.Func]bool, depth int) map[*ir.Func]bool {
+	if depth > 8 {
+		return seen
+	}
+	for _, b := range class.Bases {
+		if bfi, base := e.baseClass(fi, class, b); base != nil && !seen[base] {
+			seen[base] = true
+			e.projectBases(bfi, base, seen, depth+1)
+		}
+	}
+	return seen
 }
 
 // instanceNames maps a class to the module-level names bound to an
