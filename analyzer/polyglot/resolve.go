@@ -21,6 +21,9 @@ import (
 type resolver struct {
 	byPath   map[string]*ir.File
 	pyModule map[string]*ir.File
+	// pyTail: the files whose path ends in a dotted name's directories
+	// (shared/providers/base.py for shared.providers.base), by that name.
+	pyTail   map[string][]*ir.File
 	mu       sync.Mutex
 	tsconfig map[string]*tsPaths        // by directory
 	pyDeps   map[string]map[string]bool // declared distributions, by directory
@@ -33,7 +36,7 @@ type tsPaths struct {
 }
 
 func newResolver(files []*ir.File) *resolver {
-	r := &resolver{byPath: map[string]*ir.File{}, pyModule: map[string]*ir.File{}, tsconfig: map[string]*tsPaths{}, pyDeps: map[string]map[string]bool{}}
+	r := &resolver{byPath: map[string]*ir.File{}, pyModule: map[string]*ir.File{}, pyTail: map[string][]*ir.File{}, tsconfig: map[string]*tsPaths{}, pyDeps: map[string]map[string]bool{}}
 	dirs := pyDirs{}
 	for _, f := range files {
 		r.byPath[f.Path] = f
@@ -42,6 +45,9 @@ func newResolver(files []*ir.File) *resolver {
 				if _, dup := r.pyModule[m]; !dup {
 					r.pyModule[m] = f
 				}
+			}
+			for _, t := range pathTails(f.Path) {
+				r.pyTail[t] = append(r.pyTail[t], f)
 			}
 		}
 	}
@@ -87,6 +93,20 @@ func pyModuleNames(path string, dirs pyDirs) []string {
 	return names
 }
 
+// pathTails are the dotted names of two or more parts that a Python
+// file's path ends in: a.b, x.a.b for x/a/b.py; a, x.a for x/a/__init__.py.
+func pathTails(path string) []string {
+	parts := strings.Split(filepath.ToSlash(strings.TrimSuffix(path, ".py")), "/")
+	if parts[len(parts)-1] == "__init__" {
+		parts = parts[:len(parts)-1]
+	}
+	var tails []string
+	for i := len(parts) - 2; i >= 0; i-- {
+		tails = append(tails, strings.Join(parts[i:], "."))
+	}
+	return tails
+}
+
 // pyDirs is what is known of the directories Python files sit under,
 // looked up once for all the files below each.
 type pyDirs map[string]pyDir
@@ -127,7 +147,16 @@ func (r *resolver) resolvePython(from *ir.File, module string) *ir.File {
 			// shares the name (a service kept in a directory named stripe/).
 			return nil
 		}
-		return r.pyModule[module]
+		if f := r.pyModule[module]; f != nil {
+			return f
+		}
+		// A namespace package (a directory without __init__.py) or a
+		// source root the service adds to its path (src/): the one file
+		// whose path ends in the name's directories.
+		if tails := r.pyTail[module]; len(tails) == 1 {
+			return tails[0]
+		}
+		return nil
 	}
 	level := len(module) - len(strings.TrimLeft(module, "."))
 	rest := strings.TrimLeft(module, ".")

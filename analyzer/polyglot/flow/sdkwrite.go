@@ -283,7 +283,26 @@ func (e *engine) callersOf(fn *ir.Func) []*ir.Func {
 	if len(callers) == 0 && fn.Class != "" && !fn.IsClass {
 		callers = e.instanceCallers(fn)
 	}
-	return callers
+	return slices.Concat(callers, e.baseDeclarationCallers(fn))
+}
+
+// baseDeclarationCallers is who calls, by a resolved call, the method of
+// fn's name that a project base of fn's class declares: a route calls
+// buy on a parameter typed SubscriptionServiceABC, which dispatches to
+// the SubscriptionService.buy that overrides it.
+func (e *engine) baseDeclarationCallers(fn *ir.Func) []*ir.Func {
+	class := e.classOf[fn]
+	if class == nil || fn.IsClass {
+		return nil
+	}
+	var out []*ir.Func
+	bases := e.classFamily(class)
+	for _, g := range e.definedAs(methodName(fn)) {
+		if g != fn && e.classOf[g] != class && bases[e.classOf[g]] {
+			out = append(out, e.callers[g]...)
+		}
+	}
+	return out
 }
 
 func (e *engine) repeats(fn *ir.Func, memo, visiting map[*ir.Func]bool, outOfView bool) bool {
@@ -611,22 +630,43 @@ func (e *engine) instanceCallers(fn *ir.Func) []*ir.Func {
 	return out
 }
 
-// overridesOnly reports whether every other function of fn's name is a
-// method of a project base of fn's class: an abstract base's declaration
-// (BasePayment.cancel_payment) that fn, its one implementation, overrides.
-// A call of that name on an object of unknown type reaches fn then.
+// overridesOnly reports whether every method of fn's name is one
+// of fn's class hierarchy: an abstract base's declaration
+// (BasePaymentProvider.create_payment) and its implementations
+// (YookassaPaymentProvider's, a mock's). A call of that name on an object
+// of unknown type (a factory's provider) dispatches to one of them, so its
+// callers are each implementation's callers.
 func (e *engine) overridesOnly(fn *ir.Func) bool {
-	class := e.classOf[fn]
-	if class == nil || e.classFile[class] == nil {
+	family := e.classFamily(e.classOf[fn])
+	if len(family) == 0 {
 		return false
 	}
-	bases := e.projectBases(e.classFile[class], class, map[*ir.Func]bool{}, 0)
 	for _, g := range e.definedAs(methodName(fn)) {
-		if g != fn && !bases[e.classOf[g]] {
+		if g == fn || e.classOf[g] == nil {
+			// A module's function is no method: a call on an object of
+			// unknown type does not reach it.
+			continue
+		}
+		shared := false
+		for c := range e.classFamily(e.classOf[g]) {
+			shared = shared || family[c]
+		}
+		if !shared {
 			return false
 		}
 	}
 	return true
+}
+
+// classFamily is class and the project classes it derives from; empty
+// for a function outside any class.
+func (e *engine) classFamily(class *ir.Func) map[*ir.Func]bool {
+	if class == nil || e.classFile[class] == nil {
+		return nil
+	}
+	family := e.projectBases(e.classFile[class], class, map[*ir.Func]bool{}, 0)
+	family[class] = true
+	return family
 }
 
 // projectBases adds to seen the project classes class derives from.
