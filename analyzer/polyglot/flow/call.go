@@ -1088,6 +1088,11 @@ func harmlessEndpoint(t keymodel.Tables, x *ir.Call, args, kwargs []*value) bool
 	if url == "" {
 		return false
 	}
+	if strings.HasPrefix(url, "/") {
+		// A path on a client made with its base URL (httpx's base_url,
+		// axios's baseURL): the base is not known here.
+		url = "…" + url
+	}
 	// The first entry whose URL and field match decides.
 	for _, p := range t.Endpoints {
 		if p.FunctionPattern() == nil || !p.FunctionPattern().MatchString(url) {

@@ -185,8 +185,17 @@ func (c *ctx) restore(s snapshot) {
 // join merges the other path into the current one: a variable may hold
 // either path's value; a write is persisted only if both paths made it.
 func (c *ctx) join(other snapshot) {
+	for k, v := range c.env {
+		if _, both := other.env[k]; !both {
+			c.env[k] = merge(v, c.bound(k))
+		}
+	}
 	for k, v := range other.env {
-		c.env[k] = merge(c.env[k], v)
+		cur, ok := c.env[k]
+		if !ok {
+			cur = c.bound(k)
+		}
+		c.env[k] = merge(cur, v)
 	}
 	for o, claim := range c.persisted {
 		if otherClaim, written := other.persisted[o]; !written {
@@ -325,6 +334,27 @@ func itoa(i int) string {
 // lookup resolves a name: a local, a variable of the enclosing function,
 // a global of the file, an import, a top-level definition, or a global of
 // the language.
+// bound is what a name holds on a path that did not assign it here: the
+// module's import, function or global of that name (try: from x import
+// f / except ImportError: f = None holds f on the first path), or nil.
+func (c *ctx) bound(id string) *value {
+	if v, ok := c.outer[id]; ok {
+		return v
+	}
+	if c.fn != c.fi.f.Module {
+		if v, ok := c.fi.globals[id]; ok {
+			return v
+		}
+	}
+	if im, ok := c.fi.imports[id]; ok {
+		return c.importValue(c.fi, im)
+	}
+	if d, ok := c.fi.defs[id]; ok {
+		return &value{fn: d, file: c.fi.f}
+	}
+	return nil
+}
+
 func (c *ctx) lookup(id string) *value {
 	if v, ok := c.env[id]; ok {
 		return v
