@@ -62,7 +62,7 @@ func (c *ctx) call(x *ir.Call) *value {
 		if recv.mod == "" {
 			// name is "" for a receiver with no name (getService().pay()).
 			name := lastName(x.Fun.(*ir.Attr).X)
-			c.e.unresolvedCalls[method] = append(c.e.unresolvedCalls[method], unresolvedCall{c.fn, name})
+			c.e.unresolvedCalls[method] = append(c.e.unresolvedCalls[method], unresolvedCall{c.fn, name, x})
 		}
 		chain := join(recv.chain, method)
 		return c.callExternal(x, "", chain, recv, "value", args, kwargs)
@@ -473,6 +473,11 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		recvKind = keymodel.ModuleObject
 		if recv.mod == "" {
 			recvKind = keymodel.NoModule
+		}
+	}
+	if onValue && recv.mod != "" {
+		if v, ok := c.builderCall(x, recv, lastSeg(name), args, kwargs); ok {
+			return v
 		}
 	}
 	match := func(ps []config.Pattern) (config.Pattern, bool) { return firstMatch(ps, mod, recvKind, name) }
@@ -1069,6 +1074,47 @@ func (e *engine) reportDrawnKeys() {
 type handOff struct {
 	to  *ir.Func
 	arg int
+}
+
+// builderCall models a library's request builder (YooKassa's
+// PaymentRequestBuilder, set_confirmation(…) then build()): a setter of
+// one argument records the field it names on the builder, and build()
+// hands the fields on, so what the request asks is read as from a dict.
+func (c *ctx) builderCall(x *ir.Call, recv *value, method string, args, kwargs []*value) (*value, bool) {
+	if m := builderSetter.FindStringSubmatch(method); m != nil && len(args) == 1 && len(kwargs) == 0 {
+		out := copyFields(recv)
+		out.fields[snakeCase(m[1])] = args[0]
+		if at, ok := x.Fun.(*ir.Attr); ok {
+			if n, ok := at.X.(*ir.Name); ok {
+				if _, local := c.env[n.ID]; local {
+					c.env[n.ID] = out
+				}
+			}
+		}
+		return out, true
+	}
+	if method == "build" && len(args) == 0 && len(recv.fields) > 0 {
+		return copyFields(recv), true
+	}
+	return nil, false
+}
+
+var builderSetter = regexp.MustCompile(`^(?:set_?|with_?)([A-Za-z]\w*)$`)
+
+// snakeCase is a setter's field in snake case: SavePaymentMethod is
+// save_payment_method.
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 && !strings.HasSuffix(b.String(), "_") {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // harmlessEndpoint reports a request to a provider's API that the key

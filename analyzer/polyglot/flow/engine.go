@@ -172,6 +172,7 @@ type engine struct {
 type unresolvedCall struct {
 	caller *ir.Func
 	recv   string
+	call   *ir.Call
 }
 
 type fileInfo struct {
@@ -854,8 +855,8 @@ func (e *engine) outerEnv(fi *fileInfo, parent *ir.Func) map[string]*value {
 	e.outer[parent] = nil
 	c := e.newCtx(fi, parent, nil)
 	c.quiet = true
-	for _, p := range parent.Params {
-		c.env[p] = &value{rooted: true, handedIn: true, consumer: c.entry == "consumer"}
+	for i, p := range parent.Params {
+		c.env[p] = &value{rooted: true, handedIn: true, consumer: c.entry == "consumer", outerParam: i + 1}
 	}
 	c.block(parent.Body)
 	e.outer[parent] = c.env

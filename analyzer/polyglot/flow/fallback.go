@@ -31,6 +31,9 @@ type guard struct {
 	// enclosing: a parameter of fn not referenced as one (fn's closures
 	// read it): no call binds it, so fn's callers decide as a whole.
 	enclosing bool
+	// outer: which of fn's parameters an enclosing guard tests, when
+	// known.
+	outer []paramRef
 }
 
 // guardOf is the guard that `v or …` puts on the right side: v must be a
@@ -48,7 +51,11 @@ func (c *ctx) guardOf(v *value) *guard {
 	}
 	// Without parameter references (the parent's parameter, read in the
 	// parent's evaluation for its closures) the callers decide as a whole.
-	return &guard{fn: c.fn, params: v.params, enclosing: len(v.params) == 0}
+	g := &guard{fn: c.fn, params: v.params, enclosing: len(v.params) == 0}
+	if g.enclosing && v.outerParam > 0 {
+		g.outer = []paramRef{{i: v.outerParam - 1}}
+	}
+	return g
 }
 
 // passedOn is the guard for an argument that hands on one of this
@@ -168,10 +175,78 @@ func (e *engine) reportOrphanFallbacks() {
 	for _, f := range e.orphanFallbacks {
 		// Not in dead code: a method nothing calls or names repeats
 		// nothing (retryTransfer(id, key?) with only tests calling it).
-		if fn := f.o.unless.fn; len(e.callers[fn]) == 0 && e.live(fn, memo, map[*ir.Func]bool{}) {
-			e.reportDrawn(f.site, []*origin{f.o}, f.hops)
+		fn := f.o.unless.fn
+		if len(e.callers[fn]) > 0 || !e.live(fn, memo, map[*ir.Func]bool{}) {
+			continue
+		}
+		if calls := e.instanceCalls(fn); len(calls) > 0 && allPass(calls, fn, f.o.unless) {
+			// Called by name on objects of unknown type
+			// (yookassa_service.create_autopayment(…, idempotence_key=k)),
+			// and every such call hands the key in: the fallback never
+			// runs.
+			continue
+		}
+		e.reportDrawn(f.site, []*origin{f.o}, f.hops)
+	}
+}
+
+// allPass reports whether each call hands fn the arguments the guard
+// tests, by keyword or by position, as something other than None: read
+// from the call's text, since a call on an object of unknown type was
+// not bound to fn's parameters.
+func allPass(calls []unresolvedCall, fn *ir.Func, g *guard) bool {
+	params := g.params
+	if g.enclosing {
+		params = g.outer
+	}
+	if len(params) == 0 {
+		return false
+	}
+	for _, u := range calls {
+		for _, p := range params {
+			if !passes(u.call, fn, p) {
+				return false
+			}
 		}
 	}
+	return true
+}
+
+// passes reports whether call certainly hands in parameter p of fn (a
+// field path of it: a dict literal's key).
+func passes(call *ir.Call, fn *ir.Func, p paramRef) bool {
+	if p.i >= len(fn.Params) {
+		return false
+	}
+	var arg ir.Expr
+	for _, kv := range call.Kwargs {
+		if kv.Key == fn.Params[p.i] {
+			arg = kv.Value
+		}
+	}
+	i0 := 0
+	if len(fn.Params) > 0 && (fn.Params[0] == "self" || fn.Params[0] == "cls") {
+		i0 = 1
+	}
+	if j := p.i - i0; arg == nil && j >= 0 && j < len(call.Args) {
+		arg = call.Args[j]
+	}
+	if arg == nil || isNone(arg) {
+		return false
+	}
+	if p.path == "" {
+		return true
+	}
+	d, ok := arg.(*ir.Dict)
+	if !ok {
+		return false
+	}
+	for _, kv := range d.Entries {
+		if kv.Key == p.path && !isNone(kv.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // applyFallback judges, at a call, a fallback of the callee's that stands

@@ -619,12 +619,24 @@ func countWords(src []byte, counts map[string]int) {
 // a factory's result) is taken for a call of it: nothing else in view
 // could answer it.
 func (e *engine) instanceCallers(fn *ir.Func) []*ir.Func {
+	var out []*ir.Func
+	for _, u := range e.instanceCalls(fn) {
+		out = append(out, u.caller)
+	}
+	return out
+}
+
+// instanceCalls are the calls instanceCallers takes for calls of fn.
+func (e *engine) instanceCalls(fn *ir.Func) []unresolvedCall {
+	if fn.Class == "" || fn.IsClass {
+		return nil
+	}
 	names := e.instanceNames()[fn.Class]
 	unique := e.definedCount(methodName(fn)) == 1 || e.overridesOnly(fn)
-	var out []*ir.Func
+	var out []unresolvedCall
 	for _, u := range e.unresolvedCalls[methodName(fn)] {
 		if names[u.recv] && u.recv != "" || unique {
-			out = append(out, u.caller)
+			out = append(out, u)
 		}
 	}
 	return out

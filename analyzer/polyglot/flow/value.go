@@ -149,6 +149,10 @@ type value struct {
 	// encloses it (a closure reads its parent's parameters without
 	// parameter references).
 	handedIn bool
+	// outerParam: 1 + the index of the enclosing function's parameter
+	// this is, as its closures see it (without a parameter reference,
+	// which would be theirs); 0 otherwise.
+	outerParam int
 
 	// computed: made from other values (string building, operators, a
 	// call's result), not one handed in as it is.
