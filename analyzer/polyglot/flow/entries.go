@@ -633,6 +633,14 @@ func (e *engine) imported(fi *fileInfo, local string) (*fileInfo, string) {
 // moduleBinding is what a top-level name of f is bound to: a function or
 // an object literal.
 func moduleBinding(f *ir.File, name string) (*ir.Func, *ir.Dict) {
+	return aliasedBinding(f, name, 0)
+}
+
+// aliasedBinding is moduleBinding through at most 8 aliases (a = b).
+func aliasedBinding(f *ir.File, name string, depth int) (*ir.Func, *ir.Dict) {
+	if depth > 8 {
+		return nil, nil
+	}
 	for _, st := range f.Module.Body {
 		switch st := st.(type) {
 		case *ir.FuncDef:
@@ -649,8 +657,10 @@ func moduleBinding(f *ir.File, name string) (*ir.Func, *ir.Dict) {
 			case *ir.Dict:
 				return nil, v
 			case *ir.Name:
-				if v.ID != name && name == ir.CommonJSExports {
-					return moduleBinding(f, v.ID) // module.exports = handler
+				if v.ID != name {
+					// module.exports = handler, export default resolver,
+					// export const pay = handlePay: the name it stands for.
+					return aliasedBinding(f, v.ID, depth+1)
 				}
 			}
 		}
