@@ -2,8 +2,10 @@ package polyglot
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 
 	"path/filepath"
 	"strings"
@@ -25,8 +27,11 @@ type resolver struct {
 	// (shared/providers/base.py for shared.providers.base), by that name.
 	pyTail   map[string][]*ir.File
 	mu       sync.Mutex
-	tsconfig map[string]*tsPaths        // by directory
-	pyDeps   map[string]map[string]bool // declared distributions, by directory
+	tsconfig map[string]*tsPaths // by directory
+	// pkgImports: the nearest package.json's "imports" (Node's subpath
+	// imports, #connectors/*), by directory.
+	pkgImports map[string]*subpathImports
+	pyDeps     map[string]map[string]bool // declared distributions, by directory
 }
 
 type tsPaths struct {
@@ -36,7 +41,7 @@ type tsPaths struct {
 }
 
 func newResolver(files []*ir.File) *resolver {
-	r := &resolver{byPath: map[string]*ir.File{}, pyModule: map[string]*ir.File{}, pyTail: map[string][]*ir.File{}, tsconfig: map[string]*tsPaths{}, pyDeps: map[string]map[string]bool{}}
+	r := &resolver{byPath: map[string]*ir.File{}, pyModule: map[string]*ir.File{}, pyTail: map[string][]*ir.File{}, tsconfig: map[string]*tsPaths{}, pkgImports: map[string]*subpathImports{}, pyDeps: map[string]map[string]bool{}}
 	dirs := pyDirs{}
 	for _, f := range files {
 		r.byPath[f.Path] = f
@@ -182,6 +187,9 @@ func (r *resolver) resolveTS(from *ir.File, module string) *ir.File {
 	if strings.HasPrefix(module, "./") || strings.HasPrefix(module, "../") {
 		return r.tsFile(filepath.Join(filepath.Dir(from.Path), filepath.FromSlash(module)))
 	}
+	if strings.HasPrefix(module, "#") {
+		return r.subpathImport(from, module)
+	}
 	cfg := r.tsConfigFor(filepath.Dir(from.Path))
 	if cfg == nil {
 		return nil
@@ -200,6 +208,83 @@ func (r *resolver) resolveTS(from *ir.File, module string) *ir.File {
 	}
 	if cfg.base != "" {
 		return r.tsFile(filepath.Join(cfg.base, filepath.FromSlash(module)))
+	}
+	return nil
+}
+
+// subpathImport resolves a Node subpath import (#connectors/stripe/index.js)
+// by the nearest package.json's "imports": an exact key or one with a *,
+// whose targets (a path, or conditions naming paths: dev-import,
+// default, …) are tried in turn for a file of the project.
+func (r *resolver) subpathImport(from *ir.File, module string) *ir.File {
+	imports := nearest(&r.mu, r.pkgImports, filepath.Dir(from.Path), func(d string) (*subpathImports, bool) {
+		m, ok := readPackageImports(d)
+		return m, ok
+	})
+	if imports == nil {
+		return nil
+	}
+	for pat, targets := range imports.targets {
+		prefix, wild := strings.CutSuffix(pat, "*")
+		if !(wild && strings.HasPrefix(module, prefix) || !wild && module == pat) {
+			continue
+		}
+		rest := strings.TrimPrefix(module, prefix)
+		for _, t := range targets {
+			if f := r.tsFile(filepath.Join(imports.dir, filepath.FromSlash(strings.Replace(t, "*", rest, 1)))); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// subpathImports are a package.json's "imports" and its directory.
+type subpathImports struct {
+	dir     string
+	targets map[string][]string // each pattern's target paths
+}
+
+// readPackageImports reads the "imports" of dir's package.json: each
+// pattern's target paths, conditions flattened in a stable order.
+func readPackageImports(dir string) (*subpathImports, bool) {
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return nil, false
+	}
+	var pkg struct {
+		Imports map[string]any `json:"imports"`
+	}
+	if json.Unmarshal(data, &pkg) != nil || len(pkg.Imports) == 0 {
+		return nil, false
+	}
+	out := &subpathImports{dir: dir, targets: map[string][]string{}}
+	for pat, t := range pkg.Imports {
+		out.targets[pat] = importTargets(t, 0)
+	}
+	return out, true
+}
+
+func importTargets(t any, depth int) []string {
+	switch t := t.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			out = append(out, importTargets(x, depth+1)...)
+		}
+		return out
+	case map[string]any:
+		if depth > 4 {
+			return nil
+		}
+		keys := slices.Sorted(maps.Keys(t))
+		var out []string
+		for _, k := range keys {
+			out = append(out, importTargets(t[k], depth+1)...)
+		}
+		return out
 	}
 	return nil
 }
