@@ -334,6 +334,11 @@ var providerEndpoints = []config.Pattern{
 	// completes; nothing is charged when it is created (as a Stripe
 	// checkout session).
 	{Package: "http", Function: "(https://api\\.paystack\\.co|…)/transaction/initialize/?", Kind: "harmless"},
+	// PayPal's order create: the buyer approves the order and its capture
+	// is a call of its own, so nothing moves when it is created; one
+	// paid with a payment_source (a vaulted card) can complete at once.
+	{Package: "http", Function: "(https://api(-m)?(\\.sandbox)?\\.paypal\\.com|…)/v2/checkout/orders/?", Field: "payment_source", Kind: "create"},
+	{Package: "http", Function: "(https://api(-m)?(\\.sandbox)?\\.paypal\\.com|…)/v2/checkout/orders/?", Kind: "harmless"},
 	// Circle: registering a bank account or a card moves no money.
 	{Package: "http", Function: "(https://api(-sandbox)?\\.circle\\.com/v1|…)/(banks/(wires|ach|sepa)|cards)/?", Kind: "harmless"},
 }

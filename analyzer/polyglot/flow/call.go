@@ -427,8 +427,49 @@ func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
 			a = &cp
 		}
 		hops := append([]report.Related{c.rel(x.Pos, "passed to "+shortName(fn))}, ps.hops...)
-		c.judge(a, ps.site, hops, ps.persisted)
+		c.judge(a, c.endpointOf(ps.site, args), hops, ps.persisted)
 	}
+}
+
+// endpointOf is site as this call makes it: inert when the URL argument
+// of a request wrapper (paypalFetch("/v2/checkout/orders", …)) names an
+// endpoint the key model calls harmless, waiting on this function's own
+// caller when the URL is this function's parameter in turn (a key drawn
+// here is judged here, before that caller names the endpoint).
+func (c *ctx) endpointOf(site *sinkSite, args []*value) *sinkSite {
+	if site.inert || site.urlParam == 0 || site.urlParam > len(args) || args[site.urlParam-1] == nil {
+		return site
+	}
+	url := args[site.urlParam-1]
+	cp := *site
+	cp.urlParam = 0
+	switch {
+	case url.hasStr:
+		cp.inert = harmlessURL(c.fi.tables, url.str, args)
+	case len(url.params) == 1 && url.params[0].path == "":
+		cp.urlParam = url.params[0].i + 1
+	default:
+		return site
+	}
+	return &cp
+}
+
+// urlParam is 1 + the index of the parameter an outbound call's URL
+// argument is (or ends with: `${BASE}${path}`), or 0.
+func urlParam(x *ir.Call, args, kwargs []*value) int {
+	var u *value
+	if len(args) > 0 {
+		u = args[0]
+	}
+	for i, kv := range x.Kwargs {
+		if kv.Key == "url" {
+			u = kwargs[i]
+		}
+	}
+	if u == nil || u.hasStr || len(u.origins) > 0 || len(u.params) != 1 || u.params[0].path != "" {
+		return 0
+	}
+	return u.params[0].i + 1
 }
 
 // lastName is the last name of an expression: stripe in
@@ -616,6 +657,9 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		// A method of a list or dict built here (push, append) keeps
 		// its arguments in memory; nothing leaves.
 		c.inert = actingSDK(t, mod) && !known || harmlessEndpoint(t, x, args, kwargs)
+		if !c.inert {
+			c.urlParam = urlParam(x, args, kwargs)
+		}
 		c.scanSinks(x, name, args, kwargs)
 		if known && p.Key > 0 && p.Key <= len(x.Args) {
 			// Payment.create(params, idempotency_key): the SDK's key is
@@ -625,7 +669,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 			c.sink(args[i], argPos(x, x.Args[i]), fmt.Sprintf("argument %d of %s", p.Key, name), nil)
 			c.inert = false
 		}
-		c.inert = false
+		c.inert, c.urlParam = false, 0
 	}
 	if _, ok := match(t.Records); ok && mod != "globalThis" && mod != "builtins" && hasRequest(x, all) {
 		// The record the provider wrote: its id is not made of the
@@ -989,7 +1033,7 @@ func (c *ctx) scanFields(x *ir.Call, v *value, depth int) {
 
 // sink is a place where v leaves the process as a key.
 func (c *ctx) sink(v *value, p ir.Pos, what string, hops []report.Related) {
-	site := &sinkSite{file: c.file(), pos: p, what: what, fn: c.fn, inert: c.inert}
+	site := &sinkSite{file: c.file(), pos: p, what: what, fn: c.fn, inert: c.inert, urlParam: c.urlParam}
 	c.judge(whole(v), site, hops, false)
 }
 
@@ -1131,6 +1175,12 @@ func harmlessEndpoint(t keymodel.Tables, x *ir.Call, args, kwargs []*value) bool
 			url = urlText(kv.Value, kwargs[i])
 		}
 	}
+	return harmlessURL(t, url, append(append([]*value(nil), args...), kwargs...))
+}
+
+// harmlessURL reports a request to url with the body among vals that the
+// key model's Endpoints call harmless.
+func harmlessURL(t keymodel.Tables, url string, vals []*value) bool {
 	if url == "" {
 		return false
 	}
@@ -1147,7 +1197,7 @@ func harmlessEndpoint(t keymodel.Tables, x *ir.Call, args, kwargs []*value) bool
 		if p.FieldPattern() == nil {
 			return p.Kind == "harmless" // the endpoint alone decides
 		}
-		for _, v := range append(append([]*value(nil), args...), kwargs...) {
+		for _, v := range vals {
 			if fp := p.FieldPattern(); fp != nil && v != nil && hasFieldWithin(v, fp, 2) {
 				return p.Kind == "harmless"
 			}

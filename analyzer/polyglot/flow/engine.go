@@ -233,6 +233,10 @@ type sinkSite struct {
 	// attempt only leaves a spare object, so IDEM001 does not apply; the
 	// key's other properties (a bare digest) still do.
 	inert bool
+	// urlParam: the request's URL is fn's parameter urlParam-1: a
+	// caller that names a harmless endpoint makes the site inert for
+	// its keys.
+	urlParam int
 }
 
 func (e *engine) index(f *ir.File) {

@@ -20,6 +20,10 @@ type ctx struct {
 	outer map[string]*value
 	quiet bool // evaluating for values only: report nothing
 	inert bool // scanning the arguments of an SDK call that moves no money
+	// urlParam: 1 + the index of the parameter the URL of the outbound
+	// request being scanned comes from (fetch(`${BASE}${path}`, …)), so
+	// each caller judges the endpoint it names; 0 otherwise.
+	urlParam int
 
 	// persisted: written to the database before this point on every
 	// path; true when the write is a claim that can meet an earlier
