@@ -195,11 +195,11 @@ func (c *ctx) join(other snapshot) {
 		}
 	}
 	for k, v := range other.env {
-		cur, ok := c.env[k]
-		if !ok {
-			cur = c.bound(k)
+		if cur, ok := c.env[k]; ok {
+			c.env[k] = merge(cur, v)
+		} else {
+			c.env[k] = merge(v, c.bound(k))
 		}
-		c.env[k] = merge(cur, v)
 	}
 	for o, claim := range c.persisted {
 		if otherClaim, written := other.persisted[o]; !written {

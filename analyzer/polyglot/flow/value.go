@@ -254,6 +254,9 @@ func merge(a, b *value) *value {
 	if a.fn == nil {
 		out.fn, out.file, out.recv = b.fn, b.file, b.recv
 	}
+	if a.class == "" {
+		out.class, out.classFile = b.class, b.classFile
+	}
 	if out.mod == "" {
 		out.mod, out.chain, out.isMod = b.mod, b.chain, b.isMod
 	}
