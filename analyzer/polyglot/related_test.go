@@ -5,6 +5,7 @@ package polyglot_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/idemcheck/idemcheck/analyzer/polyglot"
@@ -100,4 +101,46 @@ app.post("/b", async (req, res) => {
 	if !lines[10] || !lines[14] {
 		t.Errorf("related positions %+v do not name both handlers' calls (lines 10 and 14)", res.Findings[0].Related)
 	}
+}
+
+// TestRelatedArgumentLine: a key handed to a helper in a call written over
+// several lines is shown where the argument is, not where the call starts.
+func TestRelatedArgumentLine(t *testing.T) {
+	dir := t.TempDir()
+	src := `import time
+
+import requests
+from celery import shared_task
+
+
+def charge(amount, idempotency_key):
+    requests.post("https://pay.example/charges", json={"amount": amount}, headers={"Idempotency-Key": idempotency_key})
+
+
+@shared_task
+def renew(sub_id):
+    charge(
+        100,
+        idempotency_key=f"sub-{sub_id}-{int(time.time())}",
+    )
+`
+	if err := os.WriteFile(filepath.Join(dir, "renew.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := polyglot.Run(polyglot.Options{Dir: dir, Languages: []string{"python"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("findings: %+v, want one IDEM001", res.Findings)
+	}
+	for _, r := range res.Findings[0].Related {
+		if strings.HasPrefix(r.Message, "passed to") {
+			if r.Line != 15 {
+				t.Errorf("passed to charge at line %d, want the argument's line 15", r.Line)
+			}
+			return
+		}
+	}
+	t.Errorf("no 'passed to' position in %+v", res.Findings[0].Related)
 }

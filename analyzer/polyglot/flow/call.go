@@ -426,7 +426,7 @@ func (c *ctx) applySinks(x *ir.Call, fn *ir.Func, s *summary, args []*value) {
 			cp.float = false // the callee made an integer of it, or serialized it whole (its IDEM004), before the key
 			a = &cp
 		}
-		hops := append([]report.Related{c.rel(x.Pos, "passed to "+shortName(fn))}, ps.hops...)
+		hops := append([]report.Related{c.rel(argPos(x, boundArg(x, fn, ps.param.i)), "passed to "+shortName(fn))}, ps.hops...)
 		c.judge(a, c.endpointOf(ps.site, args), hops, ps.persisted)
 	}
 }
@@ -819,10 +819,34 @@ func integralParams(ps []paramRef) []paramRef {
 // argPos is the position of a call's argument, or of the call when the
 // argument has none.
 func argPos(x *ir.Call, arg ir.Expr) ir.Pos {
+	if arg == nil {
+		return x.Pos
+	}
 	if p := ir.PosOf(arg); p.Line > 0 {
 		return p
 	}
 	return x.Pos
+}
+
+// boundArg is the expression of call x that parameter i of fn takes: a
+// keyword argument of its name, or the positional one (after self);
+// nil when neither is there (a default, or a spread).
+func boundArg(x *ir.Call, fn *ir.Func, i int) ir.Expr {
+	if i >= len(fn.Params) {
+		return nil
+	}
+	for _, kv := range x.Kwargs {
+		if kv.Key == fn.Params[i] {
+			return kv.Value
+		}
+	}
+	if len(fn.Params) > 0 && (fn.Params[0] == "self" || fn.Params[0] == "cls") {
+		i--
+	}
+	if i >= 0 && i < len(x.Args) {
+		return x.Args[i]
+	}
+	return nil
 }
 
 // sdkPathOnAttr finds an SDK's own path in the attribute chain of a value

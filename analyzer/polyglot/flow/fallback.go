@@ -218,19 +218,7 @@ func passes(call *ir.Call, fn *ir.Func, p paramRef) bool {
 	if p.i >= len(fn.Params) {
 		return false
 	}
-	var arg ir.Expr
-	for _, kv := range call.Kwargs {
-		if kv.Key == fn.Params[p.i] {
-			arg = kv.Value
-		}
-	}
-	i0 := 0
-	if len(fn.Params) > 0 && (fn.Params[0] == "self" || fn.Params[0] == "cls") {
-		i0 = 1
-	}
-	if j := p.i - i0; arg == nil && j >= 0 && j < len(call.Args) {
-		arg = call.Args[j]
-	}
+	arg := boundArg(call, fn, p.i)
 	if arg == nil || isNone(arg) {
 		return false
 	}
