@@ -1402,13 +1402,7 @@ func (e *engine) reportDrawn(site *sinkSite, drawn []*origin, hops []report.Rela
 		o := drawn[0]
 		what := o.source + " (" + kindText[o.kind] + ")"
 		msg := fmt.Sprintf("idempotency key built from %s; %s: %s", what, e.consequence(o), remedy)
-		var related []report.Related
-		for _, o := range drawn {
-			related = append(related, report.Related{File: o.file, Line: o.pos.Line, Column: o.pos.Col, Message: o.source + ": " + kindText[o.kind]})
-		}
-		related = append(related, reverse(hops)...)
-		related = append(related, report.Related{File: site.file, Line: site.pos.Line, Column: site.pos.Col, Message: "used as idempotency key: " + site.what})
-		e.report("IDEM001", site.file, site.pos, msg, related)
+		e.report("IDEM001", site.file, site.pos, msg, drawnRelated(site, drawn, hops))
 	}
 }
 
@@ -1419,13 +1413,18 @@ func (e *engine) reportDrawn(site *sinkSite, drawn []*origin, hops []report.Rela
 func (e *engine) reportRecorded(site *sinkSite, recorded []*origin, hops []report.Related) {
 	o := recorded[0]
 	msg := fmt.Sprintf("idempotency key built from %s (%s), written to the database by the attempt that sends it; a redelivery draws another and writes another row: claim the intent under a stable key first (INSERT … ON CONFLICT on the order's or message's own id) and send the key read back from that row", o.source, kindText[o.kind])
+	e.report("IDEM001", site.file, site.pos, msg, drawnRelated(site, recorded, hops))
+}
+
+// drawnRelated are an IDEM001 finding's related positions: where each
+// per-attempt value is drawn, the way to the sink, and the sink.
+func drawnRelated(site *sinkSite, drawn []*origin, hops []report.Related) []report.Related {
 	var related []report.Related
-	for _, o := range recorded {
+	for _, o := range drawn {
 		related = append(related, report.Related{File: o.file, Line: o.pos.Line, Column: o.pos.Col, Message: o.source + ": " + kindText[o.kind]})
 	}
 	related = append(related, reverse(hops)...)
-	related = append(related, report.Related{File: site.file, Line: site.pos.Line, Column: site.pos.Col, Message: "used as idempotency key: " + site.what})
-	e.report("IDEM001", site.file, site.pos, msg, related)
+	return append(related, report.Related{File: site.file, Line: site.pos.Line, Column: site.pos.Col, Message: "used as idempotency key: " + site.what})
 }
 
 // reportProperties reports the companion rules' properties of a key at

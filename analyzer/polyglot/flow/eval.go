@@ -335,9 +335,6 @@ func itoa(i int) string {
 	return itoa(i/10) + digits[i%10:i%10+1]
 }
 
-// lookup resolves a name: a local, a variable of the enclosing function,
-// a global of the file, an import, a top-level definition, or a global of
-// the language.
 // bound is what a name holds on a path that did not assign it here: the
 // module's import, function or global of that name (try: from x import
 // f / except ImportError: f = None holds f on the first path), or nil.
@@ -359,23 +356,15 @@ func (c *ctx) bound(id string) *value {
 	return nil
 }
 
+// lookup resolves a name: a local, a variable of the enclosing function,
+// a global of the file, an import, a top-level definition, or a global of
+// the language.
 func (c *ctx) lookup(id string) *value {
 	if v, ok := c.env[id]; ok {
 		return v
 	}
-	if v, ok := c.outer[id]; ok {
+	if v := c.bound(id); v != nil {
 		return v
-	}
-	if c.fn != c.fi.f.Module {
-		if v, ok := c.fi.globals[id]; ok {
-			return v
-		}
-	}
-	if im, ok := c.fi.imports[id]; ok {
-		return c.importValue(c.fi, im)
-	}
-	if d, ok := c.fi.defs[id]; ok {
-		return &value{fn: d, file: c.fi.f}
 	}
 	if id == "self" || id == "this" {
 		return &value{class: c.fn.Class}
