@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/analyzer/polyglot/ir"
 )
 
 func TestReadPyDeps(t *testing.T) {
@@ -41,5 +43,19 @@ yookassa = "^3.0"
 	}
 	if readPyDeps(t.TempDir()) != nil {
 		t.Errorf("a directory with neither file declares something")
+	}
+}
+
+// TestFirstTargetLongestPrefix: of two patterns a module matches, the one
+// with the longer prefix decides, whatever the map's order.
+func TestFirstTargetLongestPrefix(t *testing.T) {
+	general := &ir.File{Path: filepath.Join("src", "lib", "pay", "stripe.ts")}
+	specific := &ir.File{Path: filepath.Join("src", "payments", "stripe.ts")}
+	r := newResolver([]*ir.File{general, specific})
+	patterns := map[string][]string{"#lib/*": {"./src/lib/*"}, "#lib/pay/*": {"./src/payments/*"}}
+	for range 20 {
+		if f := r.firstTarget(".", patterns, "#lib/pay/stripe.js"); f != specific {
+			t.Fatalf("#lib/pay/stripe.js resolved to %v, want %s", f, specific.Path)
+		}
 	}
 }

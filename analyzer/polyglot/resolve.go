@@ -194,17 +194,8 @@ func (r *resolver) resolveTS(from *ir.File, module string) *ir.File {
 	if cfg == nil {
 		return nil
 	}
-	for pat, targets := range cfg.paths {
-		prefix, wild := strings.CutSuffix(pat, "*")
-		if (wild && strings.HasPrefix(module, prefix)) || (!wild && module == pat) {
-			rest := strings.TrimPrefix(module, prefix)
-			for _, t := range targets {
-				t = strings.Replace(t, "*", rest, 1)
-				if f := r.tsFile(filepath.Join(cfg.pathsBase, filepath.FromSlash(t))); f != nil {
-					return f
-				}
-			}
-		}
+	if f := r.firstTarget(cfg.pathsBase, cfg.paths, module); f != nil {
+		return f
 	}
 	if cfg.base != "" {
 		return r.tsFile(filepath.Join(cfg.base, filepath.FromSlash(module)))
@@ -224,19 +215,7 @@ func (r *resolver) subpathImport(from *ir.File, module string) *ir.File {
 	if imports == nil {
 		return nil
 	}
-	for pat, targets := range imports.targets {
-		prefix, wild := strings.CutSuffix(pat, "*")
-		if !(wild && strings.HasPrefix(module, prefix) || !wild && module == pat) {
-			continue
-		}
-		rest := strings.TrimPrefix(module, prefix)
-		for _, t := range targets {
-			if f := r.tsFile(filepath.Join(imports.dir, filepath.FromSlash(strings.Replace(t, "*", rest, 1)))); f != nil {
-				return f
-			}
-		}
-	}
-	return nil
+	return r.firstTarget(imports.dir, imports.targets, module)
 }
 
 // subpathImports are a package.json's "imports" and its directory.
@@ -285,6 +264,37 @@ func importTargets(t any, depth int) []string {
 			out = append(out, importTargets(t[k], depth+1)...)
 		}
 		return out
+	}
+	return nil
+}
+
+// firstTarget is the first project file among the targets, under base,
+// of the patterns module matches (tsconfig.json's paths, package.json's
+// imports): an exact key, or a prefix ending in * whose rest replaces the
+// target's *. The longest prefix is tried first, as TypeScript and Node
+// choose, so the answer does not depend on the map's order.
+func (r *resolver) firstTarget(base string, patterns map[string][]string, module string) *ir.File {
+	type match struct{ prefix, pat string }
+	var ms []match
+	for pat := range patterns {
+		prefix, wild := strings.CutSuffix(pat, "*")
+		if wild && strings.HasPrefix(module, prefix) || !wild && module == pat {
+			ms = append(ms, match{prefix, pat})
+		}
+	}
+	slices.SortFunc(ms, func(a, b match) int {
+		if n := len(b.prefix) - len(a.prefix); n != 0 {
+			return n
+		}
+		return strings.Compare(a.pat, b.pat)
+	})
+	for _, m := range ms {
+		rest := strings.TrimPrefix(module, m.prefix)
+		for _, t := range patterns[m.pat] {
+			if f := r.tsFile(filepath.Join(base, filepath.FromSlash(strings.Replace(t, "*", rest, 1)))); f != nil {
+				return f
+			}
+		}
 	}
 	return nil
 }
