@@ -466,10 +466,10 @@ func urlParam(x *ir.Call, args, kwargs []*value) int {
 			u = kwargs[i]
 		}
 	}
-	if u == nil || u.hasStr || len(u.origins) > 0 || len(u.params) != 1 || u.params[0].path != "" {
-		return 0
+	if i, ok := bareParam(u); ok {
+		return i + 1
 	}
-	return u.params[0].i + 1
+	return 0
 }
 
 // lastName is the last name of an expression: stripe in

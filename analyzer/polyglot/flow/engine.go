@@ -103,7 +103,8 @@ type engine struct {
 	words     map[string]int               // nameUses, once
 	// wordsByFile are each file's words (fileWords), read once.
 	wordsByFile map[*ir.File]map[string]int
-	defined     map[string][]*ir.Func // definedAs: functions by name, once
+	defined     map[string][]*ir.Func          // definedAs: functions by name, once
+	families    map[*ir.Func]map[*ir.Func]bool // classFamily, once per class
 	// resolved are the call sites of project functions, by the callee's
 	// name: a mention of a name there is a call of the function it
 	// resolved to, and says nothing of another function of that name.

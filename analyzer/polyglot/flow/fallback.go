@@ -215,9 +215,6 @@ func allPass(calls []unresolvedCall, fn *ir.Func, g *guard) bool {
 // passes reports whether call certainly hands in parameter p of fn (a
 // field path of it: a dict literal's key).
 func passes(call *ir.Call, fn *ir.Func, p paramRef) bool {
-	if p.i >= len(fn.Params) {
-		return false
-	}
 	arg := boundArg(call, fn, p.i)
 	if arg == nil || isNone(arg) {
 		return false

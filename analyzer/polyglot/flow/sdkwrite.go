@@ -670,14 +670,22 @@ func (e *engine) overridesOnly(fn *ir.Func) bool {
 	return true
 }
 
-// classFamily is class and the project classes it derives from; empty
-// for a function outside any class.
+// classFamily is class and the project classes it derives from, once per
+// class (callersOf asks for every method); empty for a function outside
+// any class.
 func (e *engine) classFamily(class *ir.Func) map[*ir.Func]bool {
 	if class == nil || e.classFile[class] == nil {
 		return nil
 	}
+	if family, ok := e.families[class]; ok {
+		return family
+	}
 	family := e.projectBases(e.classFile[class], class, map[*ir.Func]bool{}, 0)
 	family[class] = true
+	if e.families == nil {
+		e.families = map[*ir.Func]map[*ir.Func]bool{}
+	}
+	e.families[class] = family
 	return family
 }
 
