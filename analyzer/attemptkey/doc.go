@@ -136,7 +136,12 @@
 //     function: a function named idempotencyKeyFor is reported where its
 //     result is sent, not for its name. Calls the key model marks observe
 //     (logging, metrics, tracing, fmt.Errorf and other error values) are
-//     never sinks, nor are maps only handed to them (logrus.Fields).
+//     never sinks, nor are maps only handed to them (logrus.Fields), nor
+//     a map or struct only handed to the answer to the request being
+//     served: a call whose receiver or argument is the response writer
+//     (a type with WriteHeader), an encoder made over it, or a request
+//     context holding it. A publish's dedup id (NATS MsgId, JetStream
+//     WithMsgID, asynq's TaskID) is a key.
 //   - Barriers: values read back from the database (Scan, pgx.CollectRows,
 //     RowTo…, sqlx Get/Select), the incoming request's own Idempotency-Key
 //     header, and configuration (os.Getenv).

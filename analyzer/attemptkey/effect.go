@@ -122,7 +122,7 @@ func (w *effectWalk) follow(v ssa.Value, fn *ssa.Function, steps []step, depth i
 					w.follow(val, fn, steps, depth+1)
 				}
 			case cal.builtin != "":
-			case cal.fn != nil && w.e.model.Observes(cal.pkg, cal.recv, cal.name):
+			case cal.fn != nil && w.e.model.Observes(cal.pkg, cal.recv, cal.name), answersRequest(r.Common()):
 				w.observed = true
 			default:
 				w.found = append(w.found, effect{fn: fn, call: r, steps: steps})

@@ -199,8 +199,9 @@ func (e *engine) sentByCall(fa *ssa.FieldAddr) bool {
 }
 
 // onlyObserved reports a map of a logging or tracing package's type
-// (logrus.Fields), or one handed to nothing but such calls: its entries
-// are log fields, not keys.
+// (logrus.Fields), or one handed to nothing but such calls or to the
+// answer to the request being served: its entries are log fields or the
+// response's, not keys.
 func (e *engine) onlyObserved(m ssa.Value) bool {
 	if e.model.ObservesType(structPkg(m.Type())) {
 		return true
@@ -208,13 +209,17 @@ func (e *engine) onlyObserved(m ssa.Value) bool {
 	observed := false
 	for _, r := range *m.Referrers() {
 		switch r := r.(type) {
-		case *ssa.MapUpdate:
+		case *ssa.MapUpdate, *ssa.DebugRef:
 		case *ssa.MakeInterface:
 			if !e.onlyObserved(r) {
 				return false
 			}
 			observed = true
 		case ssa.CallInstruction:
+			if answersRequest(r.Common()) {
+				observed = true
+				continue
+			}
 			cal := describeCallee(r.Common())
 			if cal.fn == nil || !e.model.Observes(cal.pkg, cal.recv, cal.name) {
 				return false
@@ -258,4 +263,100 @@ func responseHeader(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// answersRequest reports a call that writes the answer to the request
+// being served: its receiver or an argument is the response writer, an
+// encoder or buffer built over it (json.NewEncoder(w).Encode(resp)), or
+// a request context holding it (c.JSON(200, gin.H{…})). What it is
+// handed goes back to this request's caller, not to anyone whose effect
+// a key guards; a helper that takes the writer (writeJSON(w, 200, m))
+// counts as such a call.
+func answersRequest(c *ssa.CallCommon) bool {
+	if c.IsInvoke() && responseSide(c.Value, 0) {
+		return true
+	}
+	for _, a := range c.Args {
+		if responseSide(a, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// responseSide reports a value that is the response being written, or
+// made over it by a call one step back (json.NewEncoder(w)).
+func responseSide(v ssa.Value, depth int) bool {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		v = x.X
+	case *ssa.ChangeInterface:
+		v = x.X
+	case *ssa.ChangeType:
+		v = x.X
+	}
+	if isResponseWriter(v.Type()) || holdsResponseWriter(v.Type()) {
+		return true
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || depth > 0 {
+		return false
+	}
+	for _, a := range call.Call.Args {
+		if responseSide(a, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// isResponseWriter: a type that can write a status line, WriteHeader
+// (net/http's ResponseWriter and every wrapper of it).
+func isResponseWriter(t types.Type) bool {
+	return hasMethod(t, "WriteHeader")
+}
+
+// holdsResponseWriter: a request context (gin's Context, echo's) that
+// holds the response writer in a field or hands it out from a method
+// without parameters.
+func holdsResponseWriter(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Exported() && isResponseWriter(st.Field(i).Type()) {
+				return true
+			}
+		}
+	}
+	ms := methodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		sig, ok := ms.At(i).Type().(*types.Signature)
+		if ok && ms.At(i).Obj().Exported() && sig.Params().Len() == 0 && sig.Results().Len() == 1 && isResponseWriter(sig.Results().At(0).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasMethod(t types.Type, name string) bool {
+	ms := methodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		if ms.At(i).Obj().Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// methodSet is t's method set, or *t's for a named non-interface type
+// (a method with a pointer receiver is callable on an addressable t).
+func methodSet(t types.Type) *types.MethodSet {
+	if _, isPtr := t.Underlying().(*types.Pointer); !isPtr {
+		if _, isIface := t.Underlying().(*types.Interface); !isIface {
+			return types.NewMethodSet(types.NewPointer(t))
+		}
+	}
+	return types.NewMethodSet(t)
 }

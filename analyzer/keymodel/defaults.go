@@ -79,6 +79,9 @@ var builtin = config.Config{
 		// it has seen within the window.
 		{Package: "github.com/nats-io/nats.go", Function: "MsgId", Receiver: "-"},
 		{Package: "github.com/nats-io/nats.go/jetstream", Function: "WithMsgID", Receiver: "-"},
+		// asynq refuses a second task with an id it holds: the task id
+		// deduplicates the enqueue.
+		{Package: "github.com/hibiken/asynq", Function: "TaskID", Receiver: "-"},
 	},
 	Operations: []config.Pattern{
 		// Logging, metrics, tracing and error values: a key passed to

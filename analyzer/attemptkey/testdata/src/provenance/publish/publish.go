@@ -2,7 +2,10 @@
 package publish
 
 import (
+	"context"
+
 	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -28,4 +31,19 @@ func emitHeader(data []byte) *nats.Msg {
 	m := &nats.Msg{Subject: "orders", Header: nats.Header{}, Data: data}
 	m.Header.Set("Nats-Msg-Id", uuid.NewString()) // want `built from uuid\.NewString`
 	return m
+}
+
+// Found: a job that enqueues the next step under a fresh task id; asynq
+// retries the job, and the retry enqueues a second task.
+func signTransfer(ctx context.Context, c *asynq.Client, t *asynq.Task) error {
+	next := asynq.NewTask("dispatch", t.Payload(), asynq.Queue("tx"), asynq.TaskID(uuid.NewString())) // want `built from uuid\.NewString`
+	_, err := c.EnqueueContext(ctx, next)
+	return err
+}
+
+// Silent: the next step's id comes from the job's own payload.
+func signTransferStable(ctx context.Context, c *asynq.Client, t *asynq.Task) error {
+	next := asynq.NewTask("dispatch", t.Payload(), asynq.TaskID("dispatch:"+string(t.Payload())))
+	_, err := c.EnqueueContext(ctx, next)
+	return err
 }
