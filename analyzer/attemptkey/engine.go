@@ -231,8 +231,10 @@ type finding struct {
 type engine struct {
 	pass  *analysis.Pass
 	model *keymodel.Model
-	reach *reach.Result    // how the package's functions are entered
-	keys  *keyname.Matcher // names of keys: the model's, or -keypattern's
+	reach *reach.Result // how the package's functions are entered
+	// fallbacks caches requestFallback by call.
+	fallbacks map[*ssa.Call]bool
+	keys      *keyname.Matcher // names of keys: the model's, or -keypattern's
 
 	pkg     *ssa.Package
 	funcs   []*ssa.Function
@@ -298,6 +300,7 @@ func newEngine(pass *analysis.Pass, model *keymodel.Model, keys *keyname.Matcher
 		keys:         keys,
 		local:        map[*ssa.Function]bool{},
 		calls:        map[*ssa.CallCommon]*callInfo{},
+		fallbacks:    map[*ssa.Call]bool{},
 		idLabels:     map[ssa.Instruction]*label{},
 		addrKeys:     map[ssa.Value]key{},
 		valKeys:      map[ssa.Value]key{},
