@@ -249,7 +249,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	if len(s.stored) > 0 {
 		r = c.e.markStored(r, s.stored, 0)
 	}
-	r.origins = c.settleFallbacks(r.origins, fn, bound)
+	r.origins = c.settleFallbacks(settleCases(r.origins, fn, bound), fn, bound)
 	r.computed = true
 	return r
 }
@@ -546,7 +546,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 			if x.New {
 				src = "new " + src
 			}
-			o := &origin{kind: p.Kind, source: src, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
+			o := &origin{kind: p.Kind, source: src, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops, when: c.cases}
 			v := &value{origins: []*origin{o}, rooted: true, float: floatClock.MatchString(name)}
 			if i := p.Fills - 1; i >= 0 && i < len(x.Args) {
 				// crypto.getRandomValues(bytes): the buffer passed holds
@@ -561,7 +561,7 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 	}
 	if _, ok := match(t.Inserts); ok {
 		c.persist(all, false)
-		o := &origin{kind: "row", source: name + "()", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
+		o := &origin{kind: "row", source: name + "()", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops, when: c.cases}
 		v := &value{origins: []*origin{o}, fields: map[string]*value{}}
 		for i, kv := range x.Kwargs {
 			v.fields[kv.Key] = kwargs[i]
@@ -1624,7 +1624,7 @@ func (c *ctx) sqlCall(x *ir.Call, recv *value, args []*value) (*value, bool) {
 	}
 	v := &value{stable: true}
 	if fresh {
-		o := &origin{kind: "row", source: "INSERT … RETURNING", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
+		o := &origin{kind: "row", source: "INSERT … RETURNING", file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops, when: c.cases}
 		v = &value{origins: []*origin{o}, rooted: true}
 	} else if len(counters) > 0 {
 		v = c.returnedCounters(x, counters)
@@ -1822,7 +1822,7 @@ func (c *ctx) advancedRow(x *ir.Call, cols []string, how string) *value {
 func (c *ctx) counterRow(x *ir.Call, cols []string, how string) *value {
 	row := &value{stable: true, fields: map[string]*value{}}
 	for _, col := range cols {
-		o := &origin{kind: "counter", source: col + " advanced by " + how, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops}
+		o := &origin{kind: "counter", source: col + " advanced by " + how, file: c.file(), pos: x.Pos, fn: c.fn, loops: c.loops, when: c.cases}
 		row.fields[col] = &value{origins: []*origin{o}, rooted: true}
 	}
 	return row

@@ -49,6 +49,9 @@ type ctx struct {
 	// persistedAtReturns: the parameters written at every return so far
 	// (nil before the first).
 	persistedAtReturns map[int]bool
+	// cases: the tests of parameters against string literals that hold
+	// on the path being evaluated (see cases.go).
+	cases []paramCase
 }
 
 func (c *ctx) file() string { return c.fi.f.Path }
@@ -90,9 +93,12 @@ func (c *ctx) noteReturned(v *value) {
 }
 
 func (c *ctx) block(ss []ir.Stmt) {
+	saved := c.cases
 	for _, s := range ss {
 		c.stmt(s)
+		c.afterReturningIf(s)
 	}
+	c.cases = saved
 }
 
 func (c *ctx) stmt(s ir.Stmt) {
@@ -110,8 +116,9 @@ func (c *ctx) stmt(s ir.Stmt) {
 		c.notePersistedAtReturn()
 	case *ir.If:
 		c.eval(s.Cond)
+		test, tested := c.caseTest(s.Cond)
 		before := c.snapshot()
-		c.block(s.Then)
+		c.withCase(test, tested, func() { c.block(s.Then) })
 		if name := absenceTest(s.Cond); name != "" && len(s.Else) == 0 {
 			// if not key: key = str(uuid4()): a fallback for a key
 			// handed in.
@@ -121,7 +128,7 @@ func (c *ctx) stmt(s ir.Stmt) {
 		}
 		then := c.snapshot()
 		c.restore(before)
-		c.block(s.Else)
+		c.withCase(test.negate(), tested, func() { c.block(s.Else) })
 		c.join(then)
 	case *ir.Loop:
 		before := c.snapshot()
@@ -226,7 +233,7 @@ func (c *ctx) assign(s *ir.Assign) {
 		old := c.eval(s.Target)
 		if lit, ok := s.Value.(*ir.Lit); ok && lit.Kind == "int" && (s.Op == "+" || s.Op == "-") && !old.stable && c.drawsCount(s.Target) {
 			// x += 1: a counter this process increments.
-			o := &origin{kind: "counter", source: exprText(s.Target) + " " + s.Op + "= 1", file: c.file(), pos: s.Pos, fn: c.fn, loops: c.loops}
+			o := &origin{kind: "counter", source: exprText(s.Target) + " " + s.Op + "= 1", file: c.file(), pos: s.Pos, fn: c.fn, loops: c.loops, when: c.cases}
 			v = union(old, v)
 			v.origins = mergeOrigins([]*origin{o}, v.origins)
 		} else {
@@ -827,7 +834,7 @@ func (c *ctx) transport(v *value, p ir.Pos) *origin {
 			continue
 		}
 		kind := t.Kind
-		return &origin{kind: kind, source: v.path, file: c.file(), pos: p, fn: c.fn, loops: c.loops}
+		return &origin{kind: kind, source: v.path, file: c.file(), pos: p, fn: c.fn, loops: c.loops, when: c.cases}
 	}
 	return nil
 }

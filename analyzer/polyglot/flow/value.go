@@ -58,6 +58,10 @@ type origin struct {
 	// stored: a callee wrote the value to the database before handing it
 	// back (a service's create_order), so its callers hold it stored.
 	stored bool
+	// when: the tests of fn's parameters against string literals on the
+	// path that drew it; a call's constant argument failing one rules
+	// the value out (see cases.go).
+	when []paramCase
 }
 
 // paramRef says a value comes from a parameter, or from one of its fields

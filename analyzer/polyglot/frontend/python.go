@@ -141,6 +141,62 @@ func chain(subj ir.Expr, cases [][]ir.Stmt) ir.Stmt {
 	return &ir.If{Cond: subj, Then: cases[0], Else: []ir.Stmt{chain(subj, cases[1:])}}
 }
 
+// arm is one arm of a switch: the values its case names (those of empty
+// cases falling through to it included), or the default.
+type arm struct {
+	values    []ir.Expr
+	body      []ir.Stmt
+	isDefault bool
+}
+
+// switchChain lowers a switch to a chain of ifs whose conditions compare
+// the subject with each arm's values (subj == 'a' || subj == 'b'), so the
+// flow engine knows which arm a constant subject takes. The default goes
+// last, where the chain's conditions have all failed, unless empty cases
+// fall through to it; then it keeps its place with the bare subject as
+// its condition, which says nothing of the value.
+func switchChain(subj ir.Expr, arms []arm) ir.Stmt {
+	var ordered []arm
+	var last *arm
+	for i := range arms {
+		if arms[i].isDefault && len(arms[i].values) == 0 && last == nil {
+			last = &arms[i]
+			continue
+		}
+		ordered = append(ordered, arms[i])
+	}
+	var tail []ir.Stmt
+	if last != nil {
+		tail = last.body
+	}
+	for i := len(ordered) - 1; i >= 0; i-- {
+		a := ordered[i]
+		var cond ir.Expr = subj
+		if !a.isDefault {
+			cond = nil
+			for _, v := range a.values {
+				eq := &ir.Binary{Op: "==", L: subj, R: v}
+				if cond == nil {
+					cond = eq
+				} else {
+					cond = &ir.Binary{Op: "||", L: cond, R: eq}
+				}
+			}
+			if cond == nil {
+				cond = subj
+			}
+		}
+		tail = []ir.Stmt{&ir.If{Cond: cond, Then: a.body, Else: tail}}
+	}
+	if len(tail) == 0 {
+		return &ir.ExprStmt{X: subj}
+	}
+	if len(tail) == 1 {
+		return tail[0]
+	}
+	return &ir.If{Cond: subj, Then: tail}
+}
+
 func (l *lowerer) pyIf(cond, then *node, alts []*node) ir.Stmt {
 	s := &ir.If{Cond: l.pyExpr(cond), Then: l.pyBlock(then)}
 	if len(alts) > 0 {
@@ -394,6 +450,14 @@ func (l *lowerer) pyExpr(n *node) ir.Expr {
 			return concat(p, a, b)
 		}
 		return &ir.Binary{Op: op, L: a, R: b, Pos: p}
+	case "comparison_operator":
+		// a == 'x', key is None: one operator between two operands is a
+		// test the flow engine reads; a chain (a < b < c) stays opaque.
+		xs, ops := named(n), fieldAll(n, "operators")
+		if len(xs) == 2 && len(ops) == 1 {
+			return &ir.Binary{Op: l.text(ops[0]), L: l.pyExpr(xs[0]), R: l.pyExpr(xs[1]), Pos: p}
+		}
+		return l.other(n, l.pyExpr)
 	case "boolean_operator":
 		return &ir.Binary{Op: l.text(n.ChildByFieldName("operator")), L: l.pyExpr(n.ChildByFieldName("left")), R: l.pyExpr(n.ChildByFieldName("right")), Pos: p}
 	case "conditional_expression":

@@ -136,15 +136,27 @@ func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 		return l.tsBody(n.ChildByFieldName("body"))
 	case "switch_statement":
 		subj := l.tsExpr(n.ChildByFieldName("value"))
-		var cases [][]ir.Stmt
+		var arms []arm
+		var pending []ir.Expr // values of empty cases falling through
 		for _, c := range named(n.ChildByFieldName("body")) {
+			if c.Type() != "switch_case" && c.Type() != "switch_default" {
+				continue // a comment
+			}
 			var body []ir.Stmt
 			for _, s := range fieldAll(c, "body") {
 				body = append(body, l.tsStmt(s)...)
 			}
-			cases = append(cases, withoutBreaks(body))
+			a := arm{body: withoutBreaks(body), isDefault: c.Type() == "switch_default"}
+			if v := c.ChildByFieldName("value"); v != nil {
+				pending = append(pending, l.tsExpr(v))
+			}
+			if len(fieldAll(c, "body")) == 0 && !a.isDefault {
+				continue // case 'a': case 'b': … runs the next case's body
+			}
+			a.values, pending = pending, nil
+			arms = append(arms, a)
 		}
-		return []ir.Stmt{chain(subj, cases)}
+		return []ir.Stmt{switchChain(subj, arms)}
 	case "function_declaration", "generator_function_declaration":
 		name := l.text(n.ChildByFieldName("name"))
 		return []ir.Stmt{&ir.FuncDef{Name: name, F: l.tsFunc(name, n)}}
