@@ -22,7 +22,12 @@
 // client's Idempotency-Key or derive one from the stored intent. In
 // Python and TypeScript, nor is a key reported that is sent to a payment
 // SDK's operation that moves no money (a customer, a tax calculation, a
-// cancel): a retry leaves a spare object, not a second charge.
+// cancel): a retry leaves a spare object, not a second charge. A key
+// drawn only when the request being served brought none (key :=
+// r.Header.Get("Idempotency-Key"); if key == "" { key = uuid.NewString() })
+// is not reported in code only requests reach: a client that sends its
+// own key gets it used, and one that sends none asked for none. The same
+// fallback in a consumer is: the redelivered message brings no key again.
 //
 // In Go, a key drawn in code that only exported functions its package does
 // not call lead to (no route, consumer or main of the package reaches it) is
@@ -30,7 +35,8 @@
 // an interface; when lint's patterns hold a main package, one nothing calls
 // is dead code and is not reported; linting a library alone leaves its
 // callers out of view, and it is reported, naming the function it is
-// reached through.//
+// reached through.
+//
 // # Fix
 //
 // Derive the key from the frozen intent (HMAC over an explicit field list of the
