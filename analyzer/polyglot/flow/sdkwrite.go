@@ -383,6 +383,9 @@ func (e *engine) unmentioned(fn *ir.Func) bool {
 	if fn.Class == "" || class == nil || len(fn.Decorators) > 0 || len(e.entry) == 0 {
 		return false
 	}
+	if e.classFile[class] != nil && e.unimportedModule(e.classFile[class].f) {
+		return true // the class's module is never loaded
+	}
 	c := e.moduleCtx(e.classFile[class])
 	for _, b := range class.Bases {
 		if bv := c.eval(b); bv.fn == nil || !bv.fn.IsClass {
@@ -426,16 +429,98 @@ func (e *engine) definedAs(name string) []*ir.Func {
 	return e.defined[name]
 }
 
-// deadExport reports a function a library module of a framework
-// application exports and no module of the project imports. Nothing
-// outside an application imports its modules, and the framework calls
-// only its convention files (routes, pages, hooks, middleware), which are
-// left out; the function's own file never names it again.
+// deadExport reports a function a module of an application exports and
+// no module of the project imports. Nothing outside an application
+// imports its modules; a framework calls only its convention files
+// (routes, pages, hooks, middleware), which are left out, and a program
+// runs its entry file, whose exports its own file would have to name.
+// The function's own file never names it again.
 func (e *engine) deadExport(f *ir.File, fn *ir.Func) bool {
-	if !e.frameworkApp(f.Path) || conventionFile(f.Path) || e.importedFrom(f, fn.Name) {
+	kind := e.packageKind(f.Path)
+	if !kind.application() || kind.framework && conventionFile(f.Path) || e.importedFrom(f, fn.Name) {
 		return false
 	}
 	return e.onlyDefinedIn(f, fn.Name)
+}
+
+// unimportedModule reports a TypeScript or JavaScript module of an
+// application that no module imports, re-exports or requires and whose
+// top level runs nothing but declarations (export const svc = new
+// Service()): its classes' methods cannot run. A module whose top level
+// calls something is an entry the program or a script runs.
+func (e *engine) unimportedModule(f *ir.File) bool {
+	if f.Lang != "typescript" || !e.packageKind(f.Path).application() {
+		return false
+	}
+	if e.packageKind(f.Path).framework && conventionFile(f.Path) {
+		return false
+	}
+	if e.importedNames == nil {
+		e.indexImports()
+	}
+	if len(e.importedNames[f]) > 0 || len(e.starExporters[f]) > 0 || len(e.namedExporters[f]) > 0 {
+		return false
+	}
+	for _, s := range f.Module.Body {
+		if _, ok := s.(*ir.ExprStmt); ok {
+			return false // app.listen(…), main(): an entry the program runs
+		}
+	}
+	return !e.loadsByPath(f.Path)
+}
+
+// pathLoaders are the names of what loads modules by their path, not by
+// an import: a directory read, a glob, an autoloader. A package whose
+// source names one may run a module nothing imports.
+var pathLoaders = []string{"readdirSync", "readdir", "glob", "globSync", "autoload", "AutoLoad", "requireDirectory", "requireAll", "loadModules"}
+
+// loadsByPath reports whether any module of the package that holds path
+// (below its package.json) names a path loader.
+func (e *engine) loadsByPath(path string) bool {
+	root := e.packageRoot(path)
+	if root == "" {
+		return true
+	}
+	if loads, ok := e.pathLoading[root]; ok {
+		return loads
+	}
+	loads := false
+	for _, g := range e.prog.Files {
+		abs, err := filepath.Abs(g.Path)
+		if err != nil || !strings.HasPrefix(abs, root+string(filepath.Separator)) {
+			continue
+		}
+		words := e.fileWords(g)
+		for _, name := range pathLoaders {
+			if words[name] > 0 {
+				loads = true
+			}
+		}
+	}
+	if e.pathLoading == nil {
+		e.pathLoading = map[string]bool{}
+	}
+	e.pathLoading[root] = loads
+	return loads
+}
+
+// packageRoot is the directory of the nearest package.json above path,
+// or "".
+func (e *engine) packageRoot(path string) string {
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // importedFrom reports whether another module imports name from f, or binds
@@ -742,45 +827,71 @@ func methodName(fn *ir.Func) string {
 // framework runs by its files' paths.
 var frameworks = []string{"next", "@sveltejs/kit", "nuxt", "@remix-run/react", "@remix-run/node", "astro"}
 
-// frameworkApp reports a file of a package whose package.json (the nearest
-// one above it) depends on a framework that runs it: a Next.js, SvelteKit,
-// Nuxt, Remix or Astro application. Each package.json is read once per
-// analysis.
-func (e *engine) frameworkApp(path string) bool {
+// appKind is what a package.json says its package is.
+type appKind struct {
+	// framework: it depends on a framework that routes by file path
+	// (Next.js, SvelteKit, Nuxt, Remix, Astro), which calls only its
+	// convention files.
+	framework bool
+	// program: its start script runs it (node dist/index.js, ts-node,
+	// nodemon, nest start): a server, not a library its users import.
+	program bool
+}
+
+// application reports whether nothing outside the package imports its
+// modules: a framework application or a program.
+func (k appKind) application() bool { return k.framework || k.program }
+
+// startsProgram matches a start script that runs the package itself.
+var startsProgram = regexp.MustCompile(`^\s*(node|ts-node|ts-node-dev|tsx|nodemon|bun|deno|pm2(-runtime)?|nest\s+start|fastify\s+start)\b`)
+
+// frameworkApp reports a file of a framework application.
+func (e *engine) frameworkApp(path string) bool { return e.packageKind(path).framework }
+
+// packageKind reads the nearest package.json above path.
+func (e *engine) packageKind(path string) appKind {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
-		return false
+		return appKind{}
 	}
 	if e.apps == nil {
-		e.apps = map[string]bool{}
+		e.apps = map[string]appKind{}
 	}
 	for {
-		if app, ok := e.apps[dir]; ok {
-			return app
+		if kind, ok := e.apps[dir]; ok {
+			return kind
 		}
 		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
 		if err == nil {
-			var pkg struct {
-				Dependencies    map[string]string `json:"dependencies"`
-				DevDependencies map[string]string `json:"devDependencies"`
-			}
-			app := false
-			if json.Unmarshal(data, &pkg) == nil {
-				for _, fw := range frameworks {
-					_, dep := pkg.Dependencies[fw]
-					_, dev := pkg.DevDependencies[fw]
-					app = app || dep || dev
-				}
-			}
-			e.apps[dir] = app
-			return app
+			kind := readPackageKind(data)
+			e.apps[dir] = kind
+			return kind
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return false
+			return appKind{}
 		}
 		dir = parent
 	}
+}
+
+func readPackageKind(data []byte) appKind {
+	var pkg struct {
+		Dependencies    map[string]string `json:"dependencies"`
+		DevDependencies map[string]string `json:"devDependencies"`
+		Scripts         map[string]string `json:"scripts"`
+	}
+	var kind appKind
+	if json.Unmarshal(data, &pkg) != nil {
+		return kind
+	}
+	for _, fw := range frameworks {
+		_, dep := pkg.Dependencies[fw]
+		_, dev := pkg.DevDependencies[fw]
+		kind.framework = kind.framework || dep || dev
+	}
+	kind.program = startsProgram.MatchString(pkg.Scripts["start"])
+	return kind
 }
 
 // conventionFiles are the files a framework calls by their path: routes,
