@@ -55,7 +55,7 @@ func (c *ctx) call(x *ir.Call) *value {
 	c.handOn(table, args, kwargs)
 	switch {
 	case callee.fn != nil:
-		return c.callProject(x, callee, recv, args, kwargs)
+		return c.callProject(x, callee, recv, spreadArgs(x, args, len(callee.fn.Params)), kwargs)
 	case callee.isMod || callee.mod != "":
 		return c.callExternal(x, callee.mod, callee.chain, recv, "", args, kwargs)
 	case recv != nil:
@@ -1900,4 +1900,52 @@ func constructedFields(x *ir.Call, args, kwargs []*value) map[string]*value {
 		return nil
 	}
 	return args[0].fields
+}
+
+// spreadArgs expands the arguments spread from a list literal
+// (f(...[tenant, email, Date.now()])) into the positions they fill, so
+// each parameter gets its element, not the whole list. A list handed in
+// as a parameter (f(...params.parts)) gives each position the element a
+// caller's list has there ($0, $1, … of the parameter's path), up to
+// the callee's n parameters. Any other spread stays one argument, and
+// the positions after it are unknown.
+func spreadArgs(x *ir.Call, args []*value, n int) []*value {
+	if len(x.Spread) == 0 {
+		return args
+	}
+	var out []*value
+	for i, a := range args {
+		if !x.IsSpread(i) {
+			out = append(out, a)
+			continue
+		}
+		if elems, ok := listElems(a); ok {
+			out = append(out, elems...)
+			continue
+		}
+		if a != nil && len(a.params) > 0 && len(a.origins) == 0 && len(a.fields) == 0 {
+			for k, start := 0, len(out); start+k < n; k++ {
+				out = append(out, field(a, "$"+strconv.Itoa(k)))
+			}
+			continue
+		}
+		return append(out, a)
+	}
+	return out
+}
+
+// listElems are the elements of a list literal's value, in order.
+func listElems(v *value) ([]*value, bool) {
+	if v == nil || !v.local || len(v.fields) == 0 {
+		return nil, false
+	}
+	elems := make([]*value, len(v.fields))
+	for k, f := range v.fields {
+		i, err := strconv.Atoi(strings.TrimPrefix(k, "$"))
+		if err != nil || !strings.HasPrefix(k, "$") || i >= len(elems) {
+			return nil, false
+		}
+		elems[i] = f
+	}
+	return elems, true
 }

@@ -526,6 +526,9 @@ func (l *lowerer) pyCall(n *node) ir.Expr {
 				}
 			case "comment":
 			default:
+				if a.Type() == "list_splat" {
+					c.MarkSpread(len(c.Args))
+				}
 				c.Args = append(c.Args, l.pyExpr(a))
 			}
 		}

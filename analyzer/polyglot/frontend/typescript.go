@@ -790,6 +790,9 @@ func (l *lowerer) tsCall(n, fn *node, isNew bool) ir.Expr {
 				if a.Type() == "comment" {
 					continue
 				}
+				if a.Type() == "spread_element" {
+					c.MarkSpread(len(c.Args))
+				}
 				c.Args = append(c.Args, l.tsExpr(a))
 			}
 		}

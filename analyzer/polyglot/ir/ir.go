@@ -196,7 +196,21 @@ type Call struct {
 	Kwargs []KV
 	New    bool
 	Pos    Pos
+	// Spread marks, by position, the arguments spread into the call
+	// (f(...parts), f(*parts)); nil when none is.
+	Spread []bool
 }
+
+// MarkSpread records that argument i is spread.
+func (c *Call) MarkSpread(i int) {
+	for len(c.Spread) <= i {
+		c.Spread = append(c.Spread, false)
+	}
+	c.Spread[i] = true
+}
+
+// IsSpread reports whether argument i is spread.
+func (c *Call) IsSpread(i int) bool { return i < len(c.Spread) && c.Spread[i] }
 
 // Lit is a literal: Kind "str", "int", "float", "bool" or "none".
 type Lit struct {
