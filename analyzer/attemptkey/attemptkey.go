@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       Rule.URL(),
 	Run:       run,
 	Requires:  []*analysis.Analyzer{keymodel.Analyzer, reach.Analyzer},
-	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings), new(retriedKeys), new(heldKeys)},
+	FactTypes: []analysis.Fact{new(Summary), new(analyzed), new(generatedFindings), new(retriedKeys), new(heldKeys), new(fallbackKeys)},
 }
 
 // generatedFindings relays findings inside generated code to callers in
@@ -72,10 +72,15 @@ func run(pass *analysis.Pass) (any, error) {
 	e.build()
 	e.solve()
 	e.exportFacts()
+	reportedAt := map[string]bool{}
 	for _, d := range e.diagnostics() {
 		rep.Report(d)
+		reportedAt[e.lineOf(d.Pos)] = true
 	}
 	for _, d := range e.relayRetried() {
+		rep.Report(d)
+	}
+	for _, d := range e.relayFallbacks(reportedAt) {
 		rep.Report(d)
 	}
 	return nil, nil

@@ -151,6 +151,9 @@ func (e *engine) diagnostics() []analysis.Diagnostic {
 			e.holdForCallers(f, d)
 			continue
 		}
+		if e.holdFallback(f, d) {
+			continue // its callers decide (fallback.go)
+		}
 		out = append(out, d)
 	}
 	return out

@@ -234,7 +234,12 @@ type engine struct {
 	reach *reach.Result // how the package's functions are entered
 	// fallbacks caches requestFallback by call.
 	fallbacks map[*ssa.Call]bool
-	keys      *keyname.Matcher // names of keys: the model's, or -keypattern's
+	// fallbackDraws are the draws made only when an exported function's
+	// caller hands in no key (paramFallback), by origin.
+	fallbackDraws map[*origin]handedIn
+	// paramFallbacks caches paramFallback by call.
+	paramFallbacks map[*ssa.Call]handedIn
+	keys           *keyname.Matcher // names of keys: the model's, or -keypattern's
 
 	pkg     *ssa.Package
 	funcs   []*ssa.Function
@@ -295,31 +300,33 @@ func newEngine(pass *analysis.Pass, model *keymodel.Model, keys *keyname.Matcher
 		keys = model.Keys
 	}
 	return &engine{
-		pass:         pass,
-		model:        model,
-		keys:         keys,
-		local:        map[*ssa.Function]bool{},
-		calls:        map[*ssa.CallCommon]*callInfo{},
-		fallbacks:    map[*ssa.Call]bool{},
-		idLabels:     map[ssa.Instruction]*label{},
-		addrKeys:     map[ssa.Value]key{},
-		valKeys:      map[ssa.Value]key{},
-		returns:      map[*ssa.Function][]*ssa.Return{},
-		binding:      map[*ssa.FreeVar]ssa.Value{},
-		mem:          map[ssa.Value][]entry{},
-		memIndex:     map[ssa.Value]map[entryKey]bool{},
-		widened:      map[ssa.Value]bool{},
-		clean:        map[key]bool{},
-		fills:        map[*ssa.Alloc][]ssa.Instruction{},
-		params:       map[paramKey]*label{},
-		sources:      map[token.Pos]*origin{},
-		vias:         map[viaKey]*origin{},
-		imported:     map[string]*origin{},
-		foreign:      map[string]token.Pos{},
-		paramSinks:   map[*ssa.Function][]paramSink{},
-		findingAt:    map[token.Pos]*finding{},
-		originLabels: map[*origin]*label{},
-		reportedOb:   map[types.Object]bool{},
+		pass:           pass,
+		model:          model,
+		keys:           keys,
+		local:          map[*ssa.Function]bool{},
+		calls:          map[*ssa.CallCommon]*callInfo{},
+		fallbacks:      map[*ssa.Call]bool{},
+		fallbackDraws:  map[*origin]handedIn{},
+		paramFallbacks: map[*ssa.Call]handedIn{},
+		idLabels:       map[ssa.Instruction]*label{},
+		addrKeys:       map[ssa.Value]key{},
+		valKeys:        map[ssa.Value]key{},
+		returns:        map[*ssa.Function][]*ssa.Return{},
+		binding:        map[*ssa.FreeVar]ssa.Value{},
+		mem:            map[ssa.Value][]entry{},
+		memIndex:       map[ssa.Value]map[entryKey]bool{},
+		widened:        map[ssa.Value]bool{},
+		clean:          map[key]bool{},
+		fills:          map[*ssa.Alloc][]ssa.Instruction{},
+		params:         map[paramKey]*label{},
+		sources:        map[token.Pos]*origin{},
+		vias:           map[viaKey]*origin{},
+		imported:       map[string]*origin{},
+		foreign:        map[string]token.Pos{},
+		paramSinks:     map[*ssa.Function][]paramSink{},
+		findingAt:      map[token.Pos]*finding{},
+		originLabels:   map[*origin]*label{},
+		reportedOb:     map[types.Object]bool{},
 	}
 }
 

@@ -14,10 +14,13 @@ package attemptkey
 // redelivery, and stays a source.
 
 import (
+	"fmt"
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemcheck/idemcheck/analyzer/reach"
@@ -206,4 +209,270 @@ func isIncoming(t types.Type) bool {
 		}
 	}
 	return holdsResponseWriter(t)
+}
+
+// A key drawn only when the caller handed in none:
+//
+//	func (s *Service) Initiate(ctx context.Context, in Input) error {
+//		if in.IdempotencyKey == "" {
+//			in.IdempotencyKey = uuid.NewString()
+//		}
+//
+// is judged where the key comes from, at each call: a caller that passes
+// a key is silent, one that leaves it out is reported at its call. When
+// such a function is exported and only callers in other packages reach
+// it, its fact holds the finding, and the packages that call it decide.
+
+// handedIn is the parameter (by position in the signature, without the
+// receiver) and field path a fallback draw tests for emptiness.
+type handedIn struct {
+	fn    *types.Func
+	param int
+	path  string
+}
+
+// paramFallback reports the parameter a draw falls back for, when the
+// draw is made only where that parameter (or a field of it) is empty, in
+// an exported function nothing in its package reaches.
+func (e *engine) paramFallback(call *ssa.Call) (handedIn, bool) {
+	b := call.Block()
+	fn := call.Parent()
+	if b == nil || e.reach == nil || e.reach.At(call.Pos()) != reach.OutOfView || fn == nil {
+		return handedIn{}, false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || !obj.Exported() || fn.Parent() != nil {
+		return handedIn{}, false
+	}
+	for d := b; d.Idom() != nil; d = d.Idom() {
+		parent := d.Idom()
+		ifi, ok := parent.Instrs[len(parent.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		then := parent.Succs[0]
+		if len(then.Preds) != 1 || !then.Dominates(b) {
+			continue
+		}
+		x, ok := emptinessTest(ifi.Cond)
+		if !ok {
+			continue
+		}
+		if p, path, ok := paramOf(x); ok {
+			i := paramIndex(fn, p)
+			if i >= 0 {
+				return handedIn{fn: obj, param: i, path: path}, true
+			}
+		}
+	}
+	return handedIn{}, false
+}
+
+// noteParamFallback records the origins a call draws when it draws them
+// only for a caller that handed in no key.
+func (e *engine) noteParamFallback(call *ssa.Call) {
+	h, ok := e.paramFallbackCached(call)
+	if !ok {
+		return
+	}
+	for _, l := range e.labels(key{call, ""}) {
+		if o := l.origin; o != nil && o.root == o && o.pos == call.Pos() {
+			e.fallbackDraws[o] = h
+		}
+	}
+}
+
+func (e *engine) paramFallbackCached(call *ssa.Call) (handedIn, bool) {
+	if h, ok := e.paramFallbacks[call]; ok {
+		return h, h.fn != nil
+	}
+	h, _ := e.paramFallback(call)
+	e.paramFallbacks[call] = h
+	return h, h.fn != nil
+}
+
+// paramOf reads a parameter or one field of it: p, *p.F, p.F of a
+// struct passed by value (copied to a local first).
+func paramOf(x ssa.Value) (*ssa.Parameter, string, bool) {
+	switch v := x.(type) {
+	case *ssa.Parameter:
+		return v, "", true
+	case *ssa.Field:
+		if p, ok := v.X.(*ssa.Parameter); ok {
+			return p, fieldName(p.Type(), v.Field), true
+		}
+	case *ssa.UnOp:
+		fa, ok := v.X.(*ssa.FieldAddr)
+		if !ok {
+			return nil, "", false
+		}
+		switch base := fa.X.(type) {
+		case *ssa.Parameter:
+			return base, fieldName(base.Type(), fa.Field), true
+		case *ssa.Alloc:
+			if p := copiedParam(base); p != nil {
+				return p, fieldName(base.Type(), fa.Field), true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// copiedParam is the parameter a local holds a copy of (SSA copies a
+// struct parameter whose fields the function assigns).
+func copiedParam(a *ssa.Alloc) *ssa.Parameter {
+	for _, r := range *a.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+			if p, ok := st.Val.(*ssa.Parameter); ok {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+func fieldName(t types.Type, i int) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok && i < st.NumFields() {
+		return st.Field(i).Name()
+	}
+	return ""
+}
+
+// paramIndex is p's position among fn's signature parameters (the
+// receiver left out), or -1.
+func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
+	off := 0
+	if fn.Signature.Recv() != nil {
+		off = 1
+	}
+	for i, q := range fn.Params {
+		if q == p {
+			return i - off
+		}
+	}
+	return -1
+}
+
+// fallbackKeys is the fact of an exported function that draws a key when
+// its caller hands in none: its callers decide.
+type fallbackKeys struct {
+	Keys []FallbackKey
+}
+
+// FallbackKey is one such draw and the finding it makes where a caller
+// leaves the key out.
+type FallbackKey struct {
+	Message string // the finding, as it would be reported
+	Posn    string // "file:line:col" where the key is sent
+	Drawn   string // "file:line:col" of the draw
+	Param   int    // the parameter, by position in the signature
+	Path    string // its field holding the key, or ""
+}
+
+// AFact implements analysis.Fact.
+func (*fallbackKeys) AFact() {}
+
+func (f *fallbackKeys) String() string { return fmt.Sprintf("fallback keys %d", len(f.Keys)) }
+
+// holdFallback keeps a finding whose key is a fallback for a caller's in
+// the fact of the function its callers call; true when it is held (and
+// not reported here).
+func (e *engine) holdFallback(f *finding, d analysis.Diagnostic) bool {
+	h, ok := e.fallbackDraws[f.o.root]
+	if !ok {
+		return false
+	}
+	var facts fallbackKeys
+	e.pass.ImportObjectFact(h.fn, &facts)
+	k := FallbackKey{Message: d.Message, Posn: e.fullPosn(d.Pos), Drawn: e.fullPosn(f.o.root.pos), Param: h.param, Path: h.path}
+	for _, old := range facts.Keys {
+		if old.Posn == k.Posn && old.Drawn == k.Drawn {
+			return true
+		}
+	}
+	facts.Keys = append(facts.Keys, k)
+	e.pass.ExportObjectFact(h.fn, &facts)
+	return true
+}
+
+// relayFallbacks reports, at each call of an imported function that
+// draws a key when it is handed none, the calls that hand in none, unless
+// a finding is already reported on that line (the callee wrote the drawn
+// key into the caller's struct, and the flow reached a sink here).
+func (e *engine) relayFallbacks(reportedAt map[string]bool) []analysis.Diagnostic {
+	var out []analysis.Diagnostic
+	for _, file := range e.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := calledFunc(e.pass.TypesInfo, call)
+			if fn == nil || fn.Pkg() == nil || fn.Pkg() == e.pass.Pkg {
+				return true
+			}
+			var facts fallbackKeys
+			if !e.pass.ImportObjectFact(fn, &facts) {
+				return true
+			}
+			for _, k := range facts.Keys {
+				if k.Param >= len(call.Args) || handsInKey(call.Args[k.Param], k.Path) || reportedAt[e.lineOf(call.Pos())] {
+					continue
+				}
+				what := "the key"
+				if k.Path != "" {
+					what = k.Path
+				}
+				out = append(out, analysis.Diagnostic{Pos: call.Pos(), Category: Rule.ID, Message: k.Message, Related: []analysis.RelatedInformation{
+					{Pos: e.posOf(k.Drawn), Message: "drawn by " + fn.Name() + " because this call leaves " + what + " empty"},
+					{Pos: e.posOf(k.Posn), Message: "used as idempotency key"},
+				}})
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// handsInKey reports whether an argument hands in a key at path: a
+// composite literal that sets the field to anything but "", or any other
+// expression (a variable the caller filled, its own parameter), which is
+// the caller's to answer for. Only a literal that leaves the field out
+// or sets it to "" hands in none.
+func handsInKey(arg ast.Expr, path string) bool {
+	arg = ast.Unparen(arg)
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		arg = ast.Unparen(u.X)
+	}
+	if path == "" {
+		return !isEmptyStringLit(arg)
+	}
+	lit, ok := arg.(*ast.CompositeLit)
+	if !ok {
+		return true
+	}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return true // positional fields: all set
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == path {
+			return !isEmptyStringLit(kv.Value)
+		}
+	}
+	return false
+}
+
+func isEmptyStringLit(x ast.Expr) bool {
+	lit, ok := ast.Unparen(x).(*ast.BasicLit)
+	return ok && lit.Kind == token.STRING && (lit.Value == `""` || lit.Value == "``")
+}
+
+// lineOf is "file:line" of pos.
+func (e *engine) lineOf(pos token.Pos) string {
+	p := e.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", p.Filename, p.Line)
 }

@@ -359,8 +359,11 @@ func originOf(f *ssa.Function) *ssa.Function {
 func (e *engine) visitCall(f *ssa.Function, c *ssa.CallCommon, val ssa.Value, pos token.Pos) {
 	ci := e.callInfo(c, val, pos)
 	args := ci.args
-	if call, isCall := val.(*ssa.Call); isCall && (ci.mode == callSource && ci.out < 0 || ci.mode != callBuiltin && len(args) == 0) && e.requestFallback(call) {
-		return // the client sent no key of its own: see fallback.go
+	if call, isCall := val.(*ssa.Call); isCall && (ci.mode == callSource && ci.out < 0 || ci.mode != callBuiltin && len(args) == 0) {
+		if e.requestFallback(call) {
+			return // the client sent no key of its own: see fallback.go
+		}
+		defer e.noteParamFallback(call)
 	}
 	if ci.accessor != nil && val != nil {
 		e.addResults(c, val, ci.accessor)
