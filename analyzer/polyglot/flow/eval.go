@@ -52,6 +52,8 @@ type ctx struct {
 	// cases: the tests of parameters against string literals that hold
 	// on the path being evaluated (see cases.go).
 	cases []paramCase
+	// loopStack: the loops enclosing the statement being evaluated.
+	loopStack []*ir.Loop
 }
 
 func (c *ctx) file() string { return c.fi.f.Path }
@@ -133,6 +135,7 @@ func (c *ctx) stmt(s ir.Stmt) {
 	case *ir.Loop:
 		before := c.snapshot()
 		c.loops++
+		c.loopStack = append(c.loopStack, s)
 		retry := retryLoop(s)
 		if retry {
 			c.retryLoops++
@@ -144,6 +147,7 @@ func (c *ctx) stmt(s ir.Stmt) {
 		if retry {
 			c.retryLoops--
 		}
+		c.loopStack = c.loopStack[:len(c.loopStack)-1]
 		c.loops--
 		c.join(before)
 	case *ir.Try:
@@ -870,7 +874,27 @@ func (c *ctx) drawsCount(target ir.Expr) bool {
 	if !ok || !c.localName(n.ID) {
 		return true
 	}
-	return c.retryLoops > 0
+	return c.retryLoops > 0 && !c.indexesItems(n.ID)
+}
+
+// indexesItems reports a counter an enclosing loop reads its items by
+// (for (i = 0; …; i += 1) { const option = options[i]; … }): it numbers
+// the alternatives a redelivery walks in the same order, not the tries.
+func (c *ctx) indexesItems(id string) bool {
+	for _, l := range c.loopStack {
+		found := false
+		walkExprs(append(append([]ir.Stmt(nil), l.Head...), l.Body...), func(x ir.Expr) {
+			if ix, ok := x.(*ir.Index); ok {
+				if n, ok := ix.Key.(*ir.Name); ok && n.ID == id {
+					found = true
+				}
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // localName reports a name this function declares (its own variable),

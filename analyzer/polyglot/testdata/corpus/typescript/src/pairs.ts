@@ -186,6 +186,21 @@ export async function retryForCounter(orderId: string) {
   }
 }
 
+// case: pair/retry-for-counter silent
+export async function bookFirstAvailable(orderId: string, options: { id: string; url: string }[]) {
+  // Each pass books another courier option, in the order a redelivery
+  // walks again: the counter numbers the option, not the try.
+  for (let i = 0; i < options.length; i += 1) {
+    const option = options[i];
+    try {
+      await fetch(option.url, { method: "POST", headers: { "Idempotency-Key": `${orderId}-${option.id}-a${i + 1}` } });
+      return;
+    } catch {
+      continue;
+    }
+  }
+}
+
 // case: flow/cross-module finding
 export async function helperKey(orderId: string) {
   await fetch(API, { method: "POST", headers: { "Idempotency-Key": randomKey(orderId) } }); // want IDEM001
