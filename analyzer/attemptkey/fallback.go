@@ -128,27 +128,12 @@ const (
 )
 
 func requestOperand(v ssa.Value, depth int, seen map[ssa.Value]visit) bool {
+	if x := passThrough(v); x != nil {
+		return fromRequest(x, depth+1, seen)
+	}
 	switch x := v.(type) {
 	case *ssa.Parameter:
 		return isIncoming(x.Type())
-	case *ssa.UnOp:
-		return fromRequest(x.X, depth+1, seen)
-	case *ssa.FieldAddr:
-		return fromRequest(x.X, depth+1, seen)
-	case *ssa.Field:
-		return fromRequest(x.X, depth+1, seen)
-	case *ssa.Extract:
-		return fromRequest(x.Tuple, depth+1, seen)
-	case *ssa.ChangeType:
-		return fromRequest(x.X, depth+1, seen)
-	case *ssa.Convert:
-		return fromRequest(x.X, depth+1, seen)
-	case *ssa.MakeInterface:
-		return fromRequest(x.X, depth+1, seen)
-	case *ssa.ChangeInterface:
-		return fromRequest(x.X, depth+1, seen)
-	case *ssa.TypeAssert:
-		return fromRequest(x.X, depth+1, seen)
 	case *ssa.Phi:
 		for _, edge := range x.Edges {
 			if !fromRequest(edge, depth+1, seen) && !isEmptyConst(edge) {
@@ -193,6 +178,40 @@ func decodedFromRequest(dst ssa.Value, depth int, seen map[ssa.Value]visit) bool
 		}
 	}
 	return false
+}
+
+// passThrough is the one operand a value is read, selected or converted
+// from (a load, a field, a tuple's element, a conversion), or nil.
+func passThrough(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		return x.X
+	case *ssa.FieldAddr:
+		return x.X
+	case *ssa.Field:
+		return x.X
+	case *ssa.Extract:
+		return x.Tuple
+	case *ssa.TypeAssert:
+		return x.X
+	}
+	return converted(v)
+}
+
+// converted is the value a conversion converts (to an interface, another
+// interface, or a type of the same underlying type), or nil.
+func converted(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.ChangeType:
+		return x.X
+	case *ssa.Convert:
+		return x.X
+	case *ssa.MakeInterface:
+		return x.X
+	case *ssa.ChangeInterface:
+		return x.X
+	}
+	return nil
 }
 
 func isEmptyConst(v ssa.Value) bool {
@@ -404,36 +423,25 @@ func (e *engine) holdFallback(f *finding, d analysis.Diagnostic) bool {
 // key into the caller's struct, and the flow reached a sink here).
 func (e *engine) relayFallbacks(reportedAt map[string]bool) []analysis.Diagnostic {
 	var out []analysis.Diagnostic
-	for _, file := range e.pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
+	e.importedCalls(func(call *ast.CallExpr, fn *types.Func) {
+		var facts fallbackKeys
+		if !e.pass.ImportObjectFact(fn, &facts) {
+			return
+		}
+		for _, k := range facts.Keys {
+			if k.Param >= len(call.Args) || handsInKey(call.Args[k.Param], k.Path) || reportedAt[e.lineOf(call.Pos())] {
+				continue
 			}
-			fn := calledFunc(e.pass.TypesInfo, call)
-			if fn == nil || fn.Pkg() == nil || fn.Pkg() == e.pass.Pkg {
-				return true
+			what := "the key"
+			if k.Path != "" {
+				what = k.Path
 			}
-			var facts fallbackKeys
-			if !e.pass.ImportObjectFact(fn, &facts) {
-				return true
-			}
-			for _, k := range facts.Keys {
-				if k.Param >= len(call.Args) || handsInKey(call.Args[k.Param], k.Path) || reportedAt[e.lineOf(call.Pos())] {
-					continue
-				}
-				what := "the key"
-				if k.Path != "" {
-					what = k.Path
-				}
-				out = append(out, analysis.Diagnostic{Pos: call.Pos(), Category: Rule.ID, Message: k.Message, Related: []analysis.RelatedInformation{
-					{Pos: e.posOf(k.Drawn), Message: "drawn by " + fn.Name() + " because this call leaves " + what + " empty"},
-					{Pos: e.posOf(k.Posn), Message: "used as idempotency key"},
-				}})
-			}
-			return true
-		})
-	}
+			out = append(out, analysis.Diagnostic{Pos: call.Pos(), Category: Rule.ID, Message: k.Message, Related: []analysis.RelatedInformation{
+				{Pos: e.posOf(k.Drawn), Message: "drawn by " + fn.Name() + " because this call leaves " + what + " empty"},
+				{Pos: e.posOf(k.Posn), Message: "used as idempotency key"},
+			}})
+		}
+	})
 	return out
 }
 

@@ -69,37 +69,43 @@ func (e *engine) relayRetried() []analysis.Diagnostic {
 		return nil
 	}
 	var out []analysis.Diagnostic
+	e.importedCalls(func(call *ast.CallExpr, fn *types.Func) {
+		var facts retriedKeys
+		if !e.pass.ImportObjectFact(fn, &facts) {
+			return
+		}
+		v := e.reach.At(call.Pos())
+		for _, k := range facts.Keys {
+			if v&reach.Redelivery != 0 {
+				out = append(out, analysis.Diagnostic{Pos: call.Pos(), Category: Rule.ID, Message: k.Message, Related: []analysis.RelatedInformation{
+					{Pos: e.posOf(k.Posn), Message: "sent by " + k.Via + ", which draws the key once per call and shares it with its retries; this call is reached from a redeliverable entry"},
+				}})
+			}
+			if v&reach.OutOfView != 0 {
+				for _, up := range e.reach.ExportedReaching(call.Pos()) {
+					e.exportRetried(up, k)
+				}
+			}
+		}
+	})
+	return out
+}
+
+// importedCalls calls visit for each call, in this package's files, of a
+// function another package declares.
+func (e *engine) importedCalls(visit func(call *ast.CallExpr, fn *types.Func)) {
 	for _, file := range e.pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
-			fn := calledFunc(e.pass.TypesInfo, call)
-			if fn == nil || fn.Pkg() == nil || fn.Pkg() == e.pass.Pkg {
-				return true
-			}
-			var facts retriedKeys
-			if !e.pass.ImportObjectFact(fn, &facts) {
-				return true
-			}
-			v := e.reach.At(call.Pos())
-			for _, k := range facts.Keys {
-				if v&reach.Redelivery != 0 {
-					out = append(out, analysis.Diagnostic{Pos: call.Pos(), Category: Rule.ID, Message: k.Message, Related: []analysis.RelatedInformation{
-						{Pos: e.posOf(k.Posn), Message: "sent by " + k.Via + ", which draws the key once per call and shares it with its retries; this call is reached from a redeliverable entry"},
-					}})
-				}
-				if v&reach.OutOfView != 0 {
-					for _, up := range e.reach.ExportedReaching(call.Pos()) {
-						e.exportRetried(up, k)
-					}
-				}
+			if fn := calledFunc(e.pass.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg() != e.pass.Pkg {
+				visit(call, fn)
 			}
 			return true
 		})
 	}
-	return out
 }
 
 // calledFunc is the function or method a call names statically.

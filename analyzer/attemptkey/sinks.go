@@ -287,13 +287,8 @@ func answersRequest(c *ssa.CallCommon) bool {
 // responseSide reports a value that is the response being written, or
 // made over it by a call one step back (json.NewEncoder(w)).
 func responseSide(v ssa.Value, depth int) bool {
-	switch x := v.(type) {
-	case *ssa.MakeInterface:
-		v = x.X
-	case *ssa.ChangeInterface:
-		v = x.X
-	case *ssa.ChangeType:
-		v = x.X
+	if x := converted(v); x != nil {
+		v = x
 	}
 	if isResponseWriter(v.Type()) || holdsResponseWriter(v.Type()) {
 		return true
