@@ -19,6 +19,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -42,21 +43,33 @@ func (e *engine) computeRequestFallback(call *ssa.Call) bool {
 	if b == nil || e.reach == nil || e.reach.At(call.Pos()) != reach.Request {
 		return false
 	}
-	for d := b; d.Idom() != nil; d = d.Idom() {
-		parent := d.Idom()
-		ifi, ok := parent.Instrs[len(parent.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		then := parent.Succs[0]
-		if len(then.Preds) != 1 || !then.Dominates(b) {
-			continue
-		}
-		if x, ok := emptinessTest(ifi.Cond); ok && fromRequest(x, 0, map[ssa.Value]visit{}) {
+	for x := range emptinessGuards(b) {
+		if fromRequest(x, 0, map[ssa.Value]visit{}) {
 			return true
 		}
 	}
 	return false
+}
+
+// emptinessGuards yields the x of each `x == ""` or `len(x) == 0` test
+// whose true branch alone leads to b: b runs only when x is empty.
+func emptinessGuards(b *ssa.BasicBlock) iter.Seq[ssa.Value] {
+	return func(yield func(ssa.Value) bool) {
+		for d := b; d.Idom() != nil; d = d.Idom() {
+			parent := d.Idom()
+			ifi, ok := parent.Instrs[len(parent.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			then := parent.Succs[0]
+			if len(then.Preds) != 1 || !then.Dominates(b) {
+				continue
+			}
+			if x, ok := emptinessTest(ifi.Cond); ok && !yield(x) {
+				return
+			}
+		}
+	}
 }
 
 // emptinessTest reads `x == ""` and `len(x) == 0`, giving x.
@@ -263,20 +276,7 @@ func (e *engine) paramFallback(call *ssa.Call) (handedIn, bool) {
 	if !ok || !obj.Exported() || fn.Parent() != nil {
 		return handedIn{}, false
 	}
-	for d := b; d.Idom() != nil; d = d.Idom() {
-		parent := d.Idom()
-		ifi, ok := parent.Instrs[len(parent.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		then := parent.Succs[0]
-		if len(then.Preds) != 1 || !then.Dominates(b) {
-			continue
-		}
-		x, ok := emptinessTest(ifi.Cond)
-		if !ok {
-			continue
-		}
+	for x := range emptinessGuards(b) {
 		if p, path, ok := paramOf(x); ok {
 			i := paramIndex(fn, p)
 			if i >= 0 {

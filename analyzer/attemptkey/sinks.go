@@ -251,18 +251,7 @@ func responseHeader(v ssa.Value) bool {
 	default:
 		return false
 	}
-	ms := types.NewMethodSet(recv)
-	if _, isPtr := recv.(*types.Pointer); !isPtr {
-		if _, isIface := recv.Underlying().(*types.Interface); !isIface {
-			ms = types.NewMethodSet(types.NewPointer(recv))
-		}
-	}
-	for i := 0; i < ms.Len(); i++ {
-		if ms.At(i).Obj().Name() == "WriteHeader" {
-			return true
-		}
-	}
-	return false
+	return isResponseWriter(recv)
 }
 
 // answersRequest reports a call that writes the answer to the request

@@ -147,8 +147,8 @@ type engine struct {
 	storedCopies map[*origin]*origin
 	// namedExporters: barrels' export { a as b } from the file.
 	namedExporters map[*ir.File][]namedReexport
-	apps           map[string]appKind // packageKind, by package.json directory
-	pathLoading    map[string]bool    // loadsByPath, by package.json directory
+	apps           map[string]jsPackage // nearestPackage, by directory walked
+	pathLoading    map[string]bool      // loadsByPath, by package.json directory
 	// Method calls whose receiver could not be resolved
 	// (ctx.services.stripe.transfer(…) on an untyped parameter), by
 	// method name.

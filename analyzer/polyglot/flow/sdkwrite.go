@@ -506,22 +506,7 @@ func (e *engine) loadsByPath(path string) bool {
 
 // packageRoot is the directory of the nearest package.json above path,
 // or "".
-func (e *engine) packageRoot(path string) string {
-	dir, err := filepath.Abs(filepath.Dir(path))
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+func (e *engine) packageRoot(path string) string { return e.nearestPackage(path).root }
 
 // importedFrom reports whether another module imports name from f, or binds
 // the whole module to a name (a namespace, require, a dynamic import) or
@@ -849,30 +834,47 @@ var startsProgram = regexp.MustCompile(`^\s*(node|ts-node|ts-node-dev|tsx|nodemo
 func (e *engine) frameworkApp(path string) bool { return e.packageKind(path).framework }
 
 // packageKind reads the nearest package.json above path.
-func (e *engine) packageKind(path string) appKind {
+func (e *engine) packageKind(path string) appKind { return e.nearestPackage(path).kind }
+
+// jsPackage is the nearest package.json above a file: its directory ("" when
+// there is none) and what its dependencies and start script make it.
+type jsPackage struct {
+	root string
+	kind appKind
+}
+
+// nearestPackage finds the package.json above path, remembering the answer
+// for every directory walked through.
+func (e *engine) nearestPackage(path string) jsPackage {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
-		return appKind{}
+		return jsPackage{}
 	}
 	if e.apps == nil {
-		e.apps = map[string]appKind{}
+		e.apps = map[string]jsPackage{}
 	}
+	var walked []string
+	found := jsPackage{}
 	for {
-		if kind, ok := e.apps[dir]; ok {
-			return kind
+		if pkg, ok := e.apps[dir]; ok {
+			found = pkg
+			break
 		}
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-		if err == nil {
-			kind := readPackageKind(data)
-			e.apps[dir] = kind
-			return kind
+		walked = append(walked, dir)
+		if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+			found = jsPackage{root: dir, kind: readPackageKind(data)}
+			break
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return appKind{}
+			break
 		}
 		dir = parent
 	}
+	for _, d := range walked {
+		e.apps[d] = found
+	}
+	return found
 }
 
 func readPackageKind(data []byte) appKind {
