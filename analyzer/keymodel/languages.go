@@ -273,6 +273,12 @@ var pythonTables = Tables{
 		// A DRF serializer's create and update run when a view saves it
 		// (serializer.save() in perform_create), inside the request.
 		{Package: "rest_framework.serializers", Function: ".+", Kind: "route"},
+		// Django's admin: a ModelAdmin's methods and actions run for a
+		// staff member's request. Known by the base, by @admin.action, or
+		// by @admin.register on a class whose base the analysis cannot see
+		// (a third-party ModelAdmin).
+		{Package: "django.contrib.admin", Function: ".+", Kind: "route"},
+		{Package: "django.contrib.admin", Function: "action|display|register", Receiver: "-", Kind: "route"},
 		// Registered by a function the framework's module gives, whatever
 		// the path looks like (Receiver "-": a function, not a base):
 		// Django's urlpatterns.

@@ -950,6 +950,11 @@ func (c *ctx) builtin(x *ir.Call, mod, name string, recv *value, args, kwargs []
 		v.float = false
 		v.params = integralParams(v.params)
 		return v, true
+	case full == "globalThis:Proxy":
+		// new Proxy(target, handler) stands for its target: what the
+		// target is declared to be (new Proxy({} as Stripe, …)), the proxy
+		// answers for.
+		return first, true
 	case full == "globalThis:Headers" || full == "builtins:dict" || full == "globalThis:Object.assign":
 		v := &value{fields: map[string]*value{}, local: full == "builtins:dict"} // dict(…) is a literal's twin
 		for _, a := range args {

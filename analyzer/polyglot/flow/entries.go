@@ -23,11 +23,7 @@ func (e *engine) findEntries(f *ir.File) {
 	for _, fn := range f.Funcs {
 		if fn.IsClass {
 			if k := e.classEntryKind(fi, fn, 0); k != "" {
-				for _, m := range f.Funcs {
-					if m.Class == fn.Class && !m.IsClass {
-						e.mark(m, k)
-					}
-				}
+				e.markMethods(f, fn, k)
 			}
 		}
 		for _, d := range fn.Decorators {
@@ -46,6 +42,11 @@ func (e *engine) findEntries(f *ir.File) {
 			}
 			if k != "" && k != "receive" {
 				e.mark(fn, k)
+				if fn.IsClass {
+					// @admin.register(Model) on a class: the framework
+					// calls its methods.
+					e.markMethods(f, fn, k)
+				}
 			}
 			if e.retryDecorator(fi, callee) {
 				e.retried[fn] = true
@@ -385,6 +386,15 @@ func memberOf(pkg, full string) (string, bool) {
 	}
 	_, member, ok := strings.Cut(rest, ".")
 	return member, ok
+}
+
+// markMethods marks the methods of class as entries of kind.
+func (e *engine) markMethods(f *ir.File, class *ir.Func, kind string) {
+	for _, m := range f.Funcs {
+		if m.Class == class.Class && !m.IsClass {
+			e.mark(m, kind)
+		}
+	}
 }
 
 func (e *engine) mark(fn *ir.Func, kind string) {

@@ -35,3 +35,36 @@ class DonationViewSet(BaseView):
     def create(self, request):
         charge = stripe.Charge.create(customer=request.data["customer"], amount=request.data["amount"], currency="usd")
         return Response({"id": charge.id})
+
+
+# Django's admin runs an action for a staff member's request (the changelist
+# form posts the action's name): a route, by the decorator the admin module
+# gives, or by the registration of the class, whatever its base (a
+# third-party ModelAdmin the analysis cannot see).
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+
+# case: reach/admin-action silent
+class InvoiceAdmin(admin.ModelAdmin):
+    actions = ["draft_invoice"]
+
+    def draft_invoice(self, request, queryset):
+        for advertiser in queryset:
+            stripe.Invoice.create(customer=advertiser.customer_id, auto_advance=False)
+
+
+# case: reach/admin-action silent
+@admin.register(Service)
+class AdvertiserAdmin(SimpleHistoryAdmin):
+    @admin.action(description="Create a draft invoice")
+    def draft_invoice(self, request, queryset):
+        for advertiser in queryset:
+            stripe.InvoiceItem.create(customer=advertiser.customer_id, quantity=200, unit_amount=300, currency="usd")
+
+
+# case: reach/admin-action finding
+class AdvertiserBilling(Service):
+    def draft_invoice(self, queryset):
+        for advertiser in queryset:
+            stripe.InvoiceItem.create(customer=advertiser.customer_id, quantity=200, unit_amount=300, currency="usd")  # want IDEM002

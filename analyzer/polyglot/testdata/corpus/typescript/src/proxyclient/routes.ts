@@ -1,5 +1,6 @@
+import { Worker } from "bullmq";
 import express from "express";
-import { stripe } from "./stripe";
+import { forwarded, stripe } from "./stripe";
 
 const app = express();
 
@@ -20,4 +21,19 @@ app.post("/charge", async (req, res) => {
     { idempotencyKey: `charge:${req.body.customer}:${new Date().toISOString().slice(0, 16)}` }, // want IDEM001
   );
   res.json({ id: intent.id });
+});
+
+// case: sdk/type-asserted-client finding
+new Worker("payouts", async (job) => {
+  // A keyless transfer on a redelivered job: the client behind the Proxy is
+  // the SDK's, so the transfer is a money-moving create.
+  await forwarded.transfers.create({ amount: job.data.cents, currency: "usd", destination: job.data.account }); // want IDEM002
+});
+
+// case: sdk/type-asserted-client silent
+new Worker("payouts-keyed", async (job) => {
+  await forwarded.transfers.create(
+    { amount: job.data.cents, currency: "usd", destination: job.data.account },
+    { idempotencyKey: `payout:${job.data.payoutId}` },
+  );
 });
