@@ -395,7 +395,7 @@ func IsTenantColumn(c *config.Config, col string) bool {
 	return defaultTenant[col] || strings.HasSuffix(col, "tenant_id") || c.IsTenantColumn(col)
 }
 
-var keyColumn = regexp.MustCompile(`^(key|chave|.*idempot.*|.*dedup.*|.*_key|chave_.*|.*_chave)$`)
+var keyColumn = regexp.MustCompile(`^(key|key_id|chave|.*idempot.*|.*dedup.*|.*_key|chave_.*|.*_chave)$`)
 
 // IsKeyColumn reports whether col holds an idempotency key.
 func IsKeyColumn(col string) bool { return keyColumn.MatchString(strings.ToLower(col)) }

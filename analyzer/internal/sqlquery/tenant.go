@@ -75,7 +75,7 @@ func unscopedUpsert(cfg *config.Config, u upsert, resolve func(string) ([]string
 // row's identifier the record belongs to (ownerColumn), and "" otherwise:
 // a match on such columns can find another tenant's record. The same
 // holds for an upsert's conflict target (ON CONFLICT (order_id, key)). In a table that records keys
-// (idempotency_keys, intents) any key-like column counts (key, chave,
+// (idempotency_keys, intents) any key-like column counts (key, key_id, chave,
 // request_key); in any other table (orders, payments) only a column that
 // says it holds an idempotency or dedup key does: the column, not the
 // table's name, says the lookup is by the client's key.

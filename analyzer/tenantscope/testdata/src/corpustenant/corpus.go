@@ -135,3 +135,20 @@ func (s *Store) ByID(ctx context.Context, id int64) (string, error) {
 	err := s.pool.QueryRow(ctx, "SELECT status FROM payment_intents WHERE id = $1", id).Scan(&st)
 	return st, err
 }
+
+// In a table that records keys, key_id is the key's column (not the id of a
+// row the record belongs to): matched alone, it finds another user's record.
+func (s *Store) ClaimByKeyID(ctx context.Context, key string) error {
+	_, err := s.pool.Exec(ctx, "INSERT INTO idempotency_keys (key_id, status) VALUES ($1, 'PENDING') ON CONFLICT (key_id) DO UPDATE SET updated_at = now() RETURNING key_id, status", key) // want `tenant`
+	return err
+}
+
+func (s *Store) FinishByKeyID(ctx context.Context, key string) error {
+	_, err := s.db.ExecContext(ctx, "UPDATE idempotency_keys SET status = 'COMPLETED' WHERE key_id = $1", key) // want `tenant`
+	return err
+}
+
+func (s *Store) FinishByKeyIDScoped(ctx context.Context, user, key string) error {
+	_, err := s.db.ExecContext(ctx, "UPDATE idempotency_keys SET status = 'COMPLETED' WHERE key_id = $1 AND user_id = $2", key, user)
+	return err
+}
