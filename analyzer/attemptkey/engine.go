@@ -370,7 +370,9 @@ func (e *engine) build() {
 				e.add(key{p, ""}, e.paramLabel(f, i, ""))
 			}
 			if e.keys.Match(p.Name()) && carriesData(p.Type()) && !isSetterName(f.Name()) {
-				e.addParamSink(f, paramSink{param: i, desc: "parameter " + p.Name(), posn: e.posn(p.Pos()), pos: p.Pos(), weak: true})
+				for _, path := range e.keyPaths(p.Type()) {
+					e.addParamSink(f, paramSink{param: i, path: path, desc: "parameter " + p.Name(), posn: e.posn(p.Pos()), pos: p.Pos(), weak: true})
+				}
 			}
 		}
 		for _, b := range f.Blocks {
@@ -393,6 +395,29 @@ func (e *engine) build() {
 	}
 	sort.SliceStable(e.sites, func(i, j int) bool { return e.sites[i].pos < e.sites[j].pos })
 	e.funcs = e.calleesFirst()
+}
+
+// keyPaths are the paths within a value of type t, named like a key, that
+// hold the key: the value itself, or, for a struct (a record the name
+// calls a key, like *IdempotencyKey{KeyID, ResponseMessage}), its fields
+// named like a key. The name picks the field; it never makes a whole
+// record the key.
+func (e *engine) keyPaths(t types.Type) []string {
+	rec := t
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		rec = p.Elem()
+	}
+	st, ok := rec.Underlying().(*types.Struct)
+	if !ok {
+		return []string{""}
+	}
+	var paths []string
+	for i := 0; i < st.NumFields(); i++ {
+		if name := st.Field(i).Name(); e.keys.Match(name) || keymodel.RecordKeyField(rec, name) {
+			paths = append(paths, "."+strconv.Itoa(i))
+		}
+	}
+	return paths
 }
 
 // calleesFirst orders the functions so that callees within the package

@@ -202,3 +202,59 @@ func fanOutRepoFresh(ctx context.Context, repo store.Repository, evs []Event) er
 }
 
 var _ store.Repository = (*store.Store)(nil)
+
+// KeyRecord is a row of an idempotency table: its key is one field, the
+// response cached under it another.
+type KeyRecord struct {
+	KeyID           string
+	Status          string
+	ResponseMessage string
+}
+
+type KeyedRecord struct {
+	IdempotencyKey string
+	Response       string
+}
+
+type Keys struct{}
+
+// Finish stores a record; its parameter is named for the record, not a key.
+func (Keys) Finish(ctx context.Context, idempotencyKey *KeyRecord) error { return nil }
+
+// Store stores a record whose key field is named like a key.
+func (Keys) Store(ctx context.Context, idempotencyKey KeyedRecord) error { return nil }
+
+// Silent: a parameter named like a key that holds a whole record is not
+// the key; the fresh token is the response cached beside the client's key.
+func login(ctx context.Context, ks Keys, clientKey string) error {
+	rec := &KeyRecord{KeyID: clientKey, Status: "PENDING"}
+	rec.ResponseMessage = "token:" + ulid.Make().String()
+	return ks.Finish(ctx, rec)
+}
+
+// Silent: the record's key field holds the client's key.
+func storeClientKey(ctx context.Context, ks Keys, clientKey string) error {
+	return ks.Store(ctx, KeyedRecord{IdempotencyKey: clientKey, Response: ulid.Make().String()})
+}
+
+// Found: the record's key field holds a fresh ULID.
+func storeFreshKey(ctx context.Context, ks Keys) error {
+	return ks.Store(ctx, KeyedRecord{IdempotencyKey: ulid.Make().String()}) // want `ulid.Make`
+}
+
+// StoreRef stores a record by pointer.
+func (Keys) StoreRef(ctx context.Context, idempotencyKey *KeyedRecord) error { return nil }
+
+// Found: through a pointer, the key field holds a fresh ULID.
+func storeFreshKeyRef(ctx context.Context, ks Keys) error {
+	rec := &KeyedRecord{Response: "ok"}
+	rec.IdempotencyKey = ulid.Make().String()
+	return ks.StoreRef(ctx, rec) // want `ulid.Make`
+}
+
+// Silent: through a pointer, only the response is fresh.
+func storeClientKeyRef(ctx context.Context, ks Keys, clientKey string) error {
+	rec := &KeyedRecord{IdempotencyKey: clientKey}
+	rec.Response = ulid.Make().String()
+	return ks.StoreRef(ctx, rec)
+}
