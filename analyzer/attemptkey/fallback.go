@@ -24,6 +24,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemcheck/idemcheck/analyzer/keymodel"
 	"github.com/idemcheck/idemcheck/analyzer/reach"
 )
 
@@ -311,9 +312,14 @@ func (e *engine) paramFallbackCached(call *ssa.Call) (handedIn, bool) {
 }
 
 // paramOf reads a parameter or one field of it: p, *p.F, p.F of a
-// struct passed by value (copied to a local first).
+// struct passed by value (copied to a local first), also trimmed or
+// case-folded (strings.TrimSpace(p) is empty when p is, but for spaces).
 func paramOf(x ssa.Value) (*ssa.Parameter, string, bool) {
 	switch v := x.(type) {
+	case *ssa.Call:
+		if fn := v.Call.StaticCallee(); fn != nil && fn.Pkg != nil && len(v.Call.Args) == 1 && keymodel.FoldsCase(fn.Pkg.Pkg.Path(), fn.Name()) {
+			return paramOf(v.Call.Args[0])
+		}
 	case *ssa.Parameter:
 		return v, "", true
 	case *ssa.Field:

@@ -4,6 +4,7 @@ package fbsvc
 
 import (
 	"context"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/stripe/stripe-go/v82"
@@ -31,6 +32,18 @@ func (s *Service) Initiate(ctx context.Context, in Input) error {
 
 // Charge is the same with the key as a parameter of its own.
 func Charge(ctx context.Context, cents int64, key string) error {
+	if key == "" {
+		key = uuid.NewString()
+	}
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(cents)}
+	params.IdempotencyKey = stripe.String(key)
+	_, err := paymentintent.New(params)
+	return err
+}
+
+// Refund tests the key once trimmed: empty but for spaces is empty.
+func Refund(ctx context.Context, cents int64, idempotencyKey string) error {
+	key := strings.TrimSpace(idempotencyKey)
 	if key == "" {
 		key = uuid.NewString()
 	}

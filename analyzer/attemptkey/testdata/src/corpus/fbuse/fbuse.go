@@ -38,3 +38,14 @@ func OnOrderNoKey(ctx context.Context, svc *fbsvc.Service, d amqp.Delivery) erro
 	}
 	return fbsvc.Charge(ctx, o.Cents, "") // want `built from uuid\.NewString`
 }
+
+func OnRefund(ctx context.Context, d amqp.Delivery) error {
+	var o order
+	if err := json.Unmarshal(d.Body, &o); err != nil {
+		return err
+	}
+	if err := fbsvc.Refund(ctx, o.Cents, "refund-"+o.ID); err != nil {
+		return err
+	}
+	return fbsvc.Refund(ctx, o.Cents, "") // want `built from uuid\.NewString`
+}
