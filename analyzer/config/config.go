@@ -197,7 +197,7 @@ func (c *Config) Compile() error {
 // Kinds a source or an operation may have.
 var (
 	SourceKinds    = []string{"random", "clock", "counter", "message-id", "request-id", "attempt", "model"}
-	OperationKinds = []string{"create", "charge", "capture", "confirm", "pay", "refund", "update", "delete", "read", "store", "observe", "harmless", "validate", "remainder", "build"}
+	OperationKinds = []string{"create", "charge", "capture", "confirm", "pay", "refund", "update", "delete", "read", "store", "observe", "harmless", "validate", "remainder", "unconfirmed", "build"}
 )
 
 func checkKind(list, kind string) error {

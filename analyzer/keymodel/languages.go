@@ -157,6 +157,9 @@ var pythonTables = Tables{
 		// charge: a repeat finds nothing left and is refused
 		// (charge_already_refunded), so it moves no money twice.
 		{Package: "stripe", Function: "Refund\\.create(_async)?|(v1\\.)?refunds\\.create(_async)?", Field: "amount", Kind: "remainder"},
+		// A PaymentIntent created without confirm=True moves no money:
+		// the customer or a later confirm does, once.
+		{Package: "stripe", Function: "(v1\\.)?(PaymentIntent|payment_intents)\\.create(_async)?", Field: "confirm", Kind: "unconfirmed"},
 		{Package: "stripe", Function: "(" + stripePythonResources + ")\\.create(_async)?", Kind: "create"},
 		{Package: "stripe", Function: "(v1\\.)?(" + stripeClientResources + ")\\.create(_async)?", Kind: "create"},
 		{Package: "stripe", Function: "(v1\\.)?(PaymentIntent|Charge|payment_intents|charges)\\.capture(_async)?", Kind: "capture"},
@@ -416,6 +419,7 @@ var typescriptTables = Tables{
 		// stripe-node: stripe.refunds.create(params, { idempotencyKey }).
 		// A refund without an amount refunds what remains (see Python's).
 		{Package: "stripe", Function: "(v1\\.)?refunds\\.create", Field: "amount", Kind: "remainder"},
+		{Package: "stripe", Function: "(v1\\.)?paymentIntents\\.create", Field: "confirm", Kind: "unconfirmed"},
 		{Package: "stripe", Function: "(v1\\.)?(" + stripeNodeResources + ")\\.create", Kind: "create"},
 		{Package: "stripe", Function: "(v1\\.)?(paymentIntents|charges)\\.capture", Kind: "capture"},
 		{Package: "stripe", Function: "(v1\\.)?paymentIntents\\.confirm", Kind: "confirm"},

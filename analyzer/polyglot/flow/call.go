@@ -112,6 +112,15 @@ func (c *ctx) operation(ops []config.Pattern, mod, recvKind, name string, args [
 			}
 			return p, true
 		}
+		if p.Kind == "unconfirmed" {
+			// Harmless when the parameters are known and do not turn the
+			// field on (a PaymentIntent without confirm: true); otherwise
+			// the next pattern.
+			if fp == nil || len(args) == 0 || args[0] == nil || len(args[0].fields) == 0 || setsField(args[0], fp) {
+				continue
+			}
+			return p, true
+		}
 		if fp != nil {
 			if len(args) == 0 || !hasField(args[0], fp) {
 				continue
@@ -125,16 +134,33 @@ func (c *ctx) operation(ops []config.Pattern, mod, recvKind, name string, args [
 // paramsArg is what an operation's Field entries look into: the first
 // argument, or, for a call made with keyword arguments only
 // (create_payment(amount=…, confirmation=…)), those arguments as one
-// object.
+// object, with the members of a ** spread and of StripeClient's params=
+// dict among them.
 func paramsArg(x *ir.Call, args, kwargs []*value) []*value {
 	if len(args) > 0 || len(kwargs) == 0 {
 		return args
 	}
 	v := &value{fields: map[string]*value{}}
 	for i, kv := range x.Kwargs {
+		if kwargs[i] != nil && (kv.Key == "**" || kv.Key == "params") && len(kwargs[i].fields) > 0 {
+			for k, f := range kwargs[i].fields {
+				v.fields[k] = f
+			}
+			continue
+		}
 		v.fields[kv.Key] = kwargs[i]
 	}
 	return []*value{v}
+}
+
+// setsField reports a field matching fp that is not the literal false.
+func setsField(v *value, fp *regexp.Regexp) bool {
+	for k, f := range v.fields {
+		if fp.MatchString(k) && (f == nil || !f.falseLit) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasField(v *value, fp *regexp.Regexp) bool {

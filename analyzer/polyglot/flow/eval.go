@@ -494,6 +494,8 @@ func (c *ctx) eval(x ir.Expr) *value {
 			v.float = true
 		case "none":
 			v.none = true
+		case "bool":
+			v.falseLit = strings.EqualFold(x.Value, "false")
 		}
 		return v
 	case *ir.Attr:

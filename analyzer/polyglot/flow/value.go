@@ -108,6 +108,8 @@ type value struct {
 	str    string // its constant string value, when known
 	hasStr bool
 	none   bool // None, null or undefined
+	// falseLit is the literal false (False in Python).
+	falseLit bool
 
 	// local is a dict, object or list literal built in the project: a
 	// method called on it (push, append, set) keeps its arguments in this

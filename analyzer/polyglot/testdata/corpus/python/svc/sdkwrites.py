@@ -250,3 +250,25 @@ def billing_refund():
     order = parsed_order(request)
     stripe.Refund.create(payment_intent=order["intent_id"], amount=300)
     return "", 200
+
+
+# A PaymentIntent moves money when it is confirmed: created with
+# confirm=True it charges at once, so a redelivery charges again; created
+# unconfirmed, the customer (or one later confirm) charges it, and a
+# repeat leaves an orphan intent that charges nothing.
+# case: sdk/unconfirmed-intent finding
+@shared_task
+def charge_saved_card(customer, method, cents):
+    stripe.PaymentIntent.create(customer=customer, payment_method=method, amount=cents, currency="usd", confirm=True, off_session=True)  # want IDEM002
+
+
+# case: sdk/unconfirmed-intent silent
+@shared_task
+def open_intent(customer, cents):
+    stripe.PaymentIntent.create(customer=customer, amount=cents, currency="usd")
+
+
+# case: sdk/unconfirmed-intent silent
+@shared_task
+def open_intent_explicitly(customer, cents):
+    client.v1.payment_intents.create(params={"customer": customer, "amount": cents, "currency": "usd", "confirm": False})

@@ -16,7 +16,7 @@ export const paymentService = {
   // case: sdk/object-method finding
   async createPayment(params: { amount: number; ref: string }) {
     const stripe = stripeClient();
-    return stripe.paymentIntents.create({ amount: params.amount, currency: "usd" }); // want IDEM002
+    return stripe.paymentIntents.create({ amount: params.amount, currency: "usd", confirm: true }); // want IDEM002
   },
 
   // case: sdk/object-method silent

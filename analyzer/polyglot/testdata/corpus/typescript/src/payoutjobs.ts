@@ -6,6 +6,6 @@ const stripe = new Stripe(process.env.STRIPE_KEY!);
 
 // case: reach/server-action finding
 export async function createPayoutIntent(cents: number) {
-  const pi = await stripe.paymentIntents.create({ amount: cents, currency: "usd" }); // want IDEM002
+  const pi = await stripe.paymentIntents.create({ amount: cents, currency: "usd", confirm: true }); // want IDEM002
   return pi.client_secret;
 }

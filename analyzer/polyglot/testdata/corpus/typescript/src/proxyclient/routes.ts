@@ -37,3 +37,15 @@ new Worker("payouts-keyed", async (job) => {
     { idempotencyKey: `payout:${job.data.payoutId}` },
   );
 });
+
+// case: sdk/unconfirmed-intent finding
+new Worker("renewals", async (job) => {
+  await forwarded.paymentIntents.create({ customer: job.data.customer, amount: job.data.cents, currency: "usd", confirm: true, off_session: true }); // want IDEM002
+});
+
+// case: sdk/unconfirmed-intent silent
+new Worker("intents", async (job) => {
+  // Confirmed by the customer in the browser: a repeat leaves an orphan
+  // intent and charges nothing.
+  await forwarded.paymentIntents.create({ customer: job.data.customer, amount: job.data.cents, currency: "usd" });
+});

@@ -15,6 +15,6 @@ export default {
 // The same resolver body, in a map the schema does not read as resolvers.
 const handlers = {
   topUp: async (_: unknown, { input }: any) =>
-    stripe.paymentIntents.create({ amount: input.cents, currency: "usd", customer: input.customer }), // want IDEM002
+    stripe.paymentIntents.create({ amount: input.cents, currency: "usd", customer: input.customer, confirm: true }), // want IDEM002
 };
 export { handlers };
