@@ -125,6 +125,11 @@ var builtin = config.Config{
 		// billable object act; a checkout or portal session, a webhook
 		// endpoint, an account link, a customer or a product is harmless
 		// to repeat (a spare object, nothing charged).
+		// A PaymentIntent created without Confirm moves no money: the
+		// customer, or one later confirm, charges it (a condition on the
+		// create below it, not a kind of its own).
+		{Package: "github.com/stripe/stripe-go/*/paymentintent", Function: "New|Create.*", Field: "Confirm", Kind: "unconfirmed"},
+		{Package: "github.com/stripe/stripe-go/...", Receiver: "v1PaymentIntentService", Function: "New|Create.*", Field: "Confirm", Kind: "unconfirmed"},
 		{Package: "github.com/stripe/stripe-go/*/charge", Function: "New|Create.*", Kind: "create"},
 		{Package: "github.com/stripe/stripe-go/*/paymentintent", Function: "New|Create.*", Kind: "create"},
 		{Package: "github.com/stripe/stripe-go/*/transfer", Function: "New|Create.*", Kind: "create"},

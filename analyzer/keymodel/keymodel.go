@@ -154,6 +154,9 @@ func (m *Model) lookup(list int, pkg, recv, name string) (config.Pattern, bool) 
 	}
 	var r lookupResult
 	for _, p := range ps {
+		if list == listOperations && p.Kind == "unconfirmed" {
+			continue // a condition on the operation below it (UnconfirmedField)
+		}
 		if p.MatchMethod(pkg, recv, name) {
 			r = lookupResult{p, true}
 			break
@@ -232,6 +235,18 @@ func (m *Model) SinkField(pkg, name string) bool {
 func (m *Model) Operation(pkg, recv, name string) (kind string, ok bool) {
 	p, ok := m.lookup(listOperations, pkg, recv, name)
 	return p.Kind, ok
+}
+
+// UnconfirmedField is the field whose absence makes the operation
+// pkg.recv.name harmless (a PaymentIntent created without Confirm charges
+// nothing), when an "unconfirmed" entry names one.
+func (m *Model) UnconfirmedField(pkg, recv, name string) (string, bool) {
+	for _, p := range m.Operations {
+		if p.Kind == "unconfirmed" && p.Field != "" && p.MatchMethod(pkg, recv, name) {
+			return p.Field, true
+		}
+	}
+	return "", false
 }
 
 // Observes reports whether pkg.recv.name only records what it is given

@@ -12,7 +12,9 @@
 // an idempotency key, neither in the function nor from its caller. Creates
 // that move no money and bill nothing (a checkout or billing portal
 // session, a webhook endpoint, an account link, a customer) are not
-// reported: a repeat leaves a spare object. Nor are a capture, a confirm
+// reported: a repeat leaves a spare object; so is a payment intent created
+// without confirm (Confirm, confirm=True, confirm: true) in params built
+// where it is sent, which the customer or one later confirm charges. Nor are a capture, a confirm
 // or a pay: they act on an object that exists, and Stripe does each at most
 // once per object, so a repeat fails instead of charging. The key model's
 // operation table says which is which. stripe-go then generates one per call from
@@ -46,14 +48,14 @@
 // # Bad
 //
 //	func charge(o Order) (*stripe.PaymentIntent, error) {
-//		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(o.Cents), Currency: stripe.String("brl")}
+//		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(o.Cents), Currency: stripe.String("brl"), Confirm: stripe.Bool(true)}
 //		return paymentintent.New(params) // stripe-go draws a new key per call
 //	}
 //
 // # Good
 //
 //	func charge(o Order, intentKey string) (*stripe.PaymentIntent, error) {
-//		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(o.Cents), Currency: stripe.String("brl")}
+//		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(o.Cents), Currency: stripe.String("brl"), Confirm: stripe.Bool(true)}
 //		params.SetIdempotencyKey(intentKey) // read back from the intent row
 //		return paymentintent.New(params)
 //	}

@@ -134,6 +134,9 @@ func (c *checker) check(report bool) *UnkeyedParams {
 			arg := ast.Unparen(call.Args[i])
 			switch origin, param := c.origin(arg); origin {
 			case unkeyed:
+				if c.unconfirmed(fn, arg) {
+					continue
+				}
 				if report {
 					c.report(call, fn, via, kind)
 				}
@@ -519,6 +522,84 @@ func rootIs(info *types.Info, e ast.Expr, v *types.Var) bool {
 			return false
 		}
 	}
+}
+
+// unconfirmed reports params, built here, that leave off the field an
+// operation needs to act (a PaymentIntent created without Confirm moves no
+// money): then a repeat leaves a spare object and charges nothing.
+func (c *checker) unconfirmed(fn *types.Func, arg ast.Expr) bool {
+	if fn.Pkg() == nil || !stripePath.MatchString(fn.Pkg().Path()) {
+		return false
+	}
+	field, ok := c.model.UnconfirmedField(fn.Pkg().Path(), keymodel.RecvName(fn), fn.Name())
+	if !ok {
+		return false
+	}
+	info := c.pass.TypesInfo
+	switch x := unaddr(arg).(type) {
+	case *ast.CompositeLit:
+		return !literalSets(x, field)
+	case *ast.Ident:
+		v, ok := info.ObjectOf(x).(*types.Var)
+		return ok && !c.fieldSetOn(v, field)
+	}
+	return info.Types[arg].IsNil()
+}
+
+// fieldSetOn reports v.F = … or a literal assigned to v that sets F.
+func (c *checker) fieldSetOn(v *types.Var, field string) bool {
+	info := c.pass.TypesInfo
+	found := false
+	ast.Inspect(c.decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range x.Lhs {
+				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == field && rootIs(info, sel.X, v) {
+					found = true
+				}
+				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && info.ObjectOf(id) == v && len(x.Lhs) == len(x.Rhs) {
+					if lit, ok := unaddr(x.Rhs[i]).(*ast.CompositeLit); !ok || literalSets(lit, field) {
+						found = true // built elsewhere, or a literal that sets it
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range x.Names {
+				if info.ObjectOf(id) == v && i < len(x.Values) {
+					if lit, ok := unaddr(x.Values[i]).(*ast.CompositeLit); !ok || literalSets(lit, field) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// literalSets reports a literal that sets field to anything but false
+// (Confirm: stripe.Bool(false) confirms nothing).
+func literalSets(lit *ast.CompositeLit, field string) bool {
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == field {
+			return !falseValue(kv.Value)
+		}
+	}
+	return false
+}
+
+// falseValue reports false or a pointer helper's false (stripe.Bool(false)).
+func falseValue(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		e = ast.Unparen(call.Args[0])
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "false"
 }
 
 // literalKeyed reports a params literal that sets IdempotencyKey, directly

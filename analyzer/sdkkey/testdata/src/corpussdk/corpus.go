@@ -30,6 +30,7 @@ func ChargeOrderLegacy(o Order) (string, error) {
 	params := &stripe.PaymentIntentParams{
 		Amount:   stripe.Int64(o.AmountCents),
 		Currency: stripe.String(o.Currency),
+		Confirm:  stripe.Bool(true),
 	}
 	params.AddMetadata("order_id", o.ID)
 	pi, err := paymentintent.New(params) // want `without an idempotency key`
@@ -43,6 +44,7 @@ func (s *Service) ChargeOrder(ctx context.Context, o Order) (*stripe.PaymentInte
 	params := &stripe.PaymentIntentCreateParams{
 		Amount:   stripe.Int64(o.AmountCents),
 		Currency: stripe.String(o.Currency),
+		Confirm:  stripe.Bool(true),
 	}
 	return s.sc.V1PaymentIntents.Create(ctx, params) // want `without an idempotency key`
 }

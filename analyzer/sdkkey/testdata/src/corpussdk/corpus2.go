@@ -12,7 +12,7 @@ type Legacy struct {
 }
 
 func (l *Legacy) Charge(o Order) error {
-	_, err := l.sc.PaymentIntents.New(&stripe.PaymentIntentParams{Amount: stripe.Int64(o.AmountCents)}) // want `without an idempotency key`
+	_, err := l.sc.PaymentIntents.New(&stripe.PaymentIntentParams{Amount: stripe.Int64(o.AmountCents), Confirm: stripe.Bool(true)}) // want `without an idempotency key`
 	return err
 }
 

@@ -18,7 +18,7 @@ type Intent struct {
 }
 
 func noKey(cents int64) error {
-	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(cents), Currency: stripe.String("brl")}
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(cents), Currency: stripe.String("brl"), Confirm: stripe.Bool(true)}
 	params.AddMetadata("order", "1")
 	_, err := paymentintent.New(params) // want `paymentintent.New is called without an idempotency key`
 	return err
@@ -45,13 +45,14 @@ func cancelUpdateDelete(ctx context.Context, sc *stripe.Client, id string) {
 }
 
 func newClient(ctx context.Context, sc *stripe.Client, cents int64) {
-	params := &stripe.PaymentIntentCreateParams{Amount: stripe.Int64(cents)}
+	params := &stripe.PaymentIntentCreateParams{Amount: stripe.Int64(cents), Confirm: stripe.Bool(true)}
 	sc.V1PaymentIntents.Create(ctx, params) // want `sc.V1PaymentIntents.Create is called without an idempotency key`
 }
 
 func oldClient(api *client.API) {
 	var params stripe.PaymentIntentParams
 	params.Amount = stripe.Int64(100)
+	params.Confirm = stripe.Bool(true)
 	api.PaymentIntents.New(&params) // want `api.PaymentIntents.New is called without an idempotency key`
 }
 
@@ -138,4 +139,22 @@ func paramKeyedHere(p *stripe.RefundParams, in Intent) {
 func suppressed(id string) {
 	//idemcheck:ignore IDEM002 cancel is naturally idempotent at Stripe
 	paymentintent.Cancel(id, nil)
+}
+
+// Silent: a PaymentIntent created without Confirm (or with Confirm false)
+// charges nothing until the customer or one later confirm does: a repeat
+// leaves a spare intent.
+func openIntent(ctx context.Context, sc *stripe.Client, cents int64) {
+	paymentintent.New(&stripe.PaymentIntentParams{Amount: stripe.Int64(cents)})
+	params := &stripe.PaymentIntentCreateParams{Amount: stripe.Int64(cents), Confirm: stripe.Bool(false)}
+	sc.V1PaymentIntents.Create(ctx, params)
+}
+
+// Reported: confirmed at creation, it charges; a confirm set after the
+// literal counts too.
+func confirmedIntent(ctx context.Context, sc *stripe.Client, cents int64) {
+	paymentintent.New(&stripe.PaymentIntentParams{Amount: stripe.Int64(cents), Confirm: stripe.Bool(true)}) // want `paymentintent.New is called without an idempotency key`
+	params := &stripe.PaymentIntentCreateParams{Amount: stripe.Int64(cents)}
+	params.Confirm = stripe.Bool(true)
+	sc.V1PaymentIntents.Create(ctx, params) // want `sc.V1PaymentIntents.Create is called without an idempotency key`
 }

@@ -21,12 +21,14 @@ type PaymentIntentParams struct {
 	Params   `form:"*"`
 	Amount   *int64
 	Currency *string
+	Confirm  *bool
 }
 
 type PaymentIntentCreateParams struct {
 	Params   `form:"*"`
 	Amount   *int64
 	Currency *string
+	Confirm  *bool
 }
 
 type PaymentIntentConfirmParams struct {
@@ -164,3 +166,5 @@ type PayoutParams struct {
 	Amount *int64
 }
 type Payout struct{ ID string }
+
+func Bool(v bool) *bool { return &v }
