@@ -622,6 +622,9 @@ func (c *ctx) callExternal(x *ir.Call, mod, name string, recv *value, recvKind s
 		return &value{stable: true}
 	}
 	if recv != nil && recv.stable && recvKind != "" {
+		if p, ok := c.operation(t.Operations, mod, recvKind, name, nil); ok && p.Kind == "store" {
+			c.persist(append(all, recv), false) // row.save(): the row read back, written with what was set on it
+		}
 		return &value{stable: true} // a query builder's chain
 	}
 	if cols := atomicIncrements(x, args); len(cols) > 0 {
@@ -1603,7 +1606,7 @@ func (c *ctx) persist(vs []*value, claim bool) {
 			continue
 		}
 		for _, o := range w.origins {
-			c.persisted[o] = claim || c.persisted[o]
+			c.persisted[o] = claim || o.keptOnRow || c.persisted[o]
 		}
 		for _, p := range w.params {
 			c.persistedParams[p.i] = true

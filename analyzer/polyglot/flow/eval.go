@@ -119,6 +119,11 @@ func (c *ctx) stmt(s ir.Stmt) {
 	case *ir.If:
 		c.eval(s.Cond)
 		test, tested := c.caseTest(s.Cond)
+		at := absentAttr(s.Cond)
+		var was *value
+		if at != nil && len(s.Else) == 0 {
+			was = c.eval(at)
+		}
 		before := c.snapshot()
 		c.withCase(test, tested, func() { c.block(s.Then) })
 		if name := absenceTest(s.Cond); name != "" && len(s.Else) == 0 {
@@ -127,6 +132,9 @@ func (c *ctx) stmt(s ir.Stmt) {
 			if g := c.guardOf(before.env[name]); g != nil && c.env[name] != before.env[name] && c.env[name] != nil && len(c.env[name].origins) > 0 {
 				c.env[name] = drawnUnder(c.env[name], g)
 			}
+		}
+		if was != nil {
+			c.keepOnRow(at, was)
 		}
 		then := c.snapshot()
 		c.restore(before)
@@ -213,10 +221,17 @@ func (c *ctx) join(other snapshot) {
 		}
 	}
 	for o, claim := range c.persisted {
-		if otherClaim, written := other.persisted[o]; !written {
-			delete(c.persisted, o)
-		} else {
+		if otherClaim, written := other.persisted[o]; written {
 			c.persisted[o] = claim && otherClaim
+		} else if !o.keptOnRow {
+			delete(c.persisted, o)
+		}
+	}
+	for o, claim := range other.persisted {
+		if _, written := c.persisted[o]; !written && o.keptOnRow {
+			// Drawn on that path only (if not row.key: …): the other
+			// path has no such value to leave unwritten.
+			c.persisted[o] = claim
 		}
 	}
 	for p := range c.persistedParams {

@@ -115,6 +115,42 @@ func absenceTest(cond ir.Expr) string {
 	return ""
 }
 
+// absentAttr is the attribute an absence test reads (`not row.key`,
+// `row.key is None`, `!row.key`), or nil.
+func absentAttr(cond ir.Expr) *ir.Attr {
+	switch x := cond.(type) {
+	case *ir.Other:
+		if len(x.Xs) == 1 {
+			at, _ := x.Xs[0].(*ir.Attr)
+			return at
+		}
+	case *ir.Binary:
+		if (x.Op == "is" || x.Op == "==" || x.Op == "===") && isNone(x.R) {
+			at, _ := x.L.(*ir.Attr)
+			return at
+		}
+	}
+	return nil
+}
+
+// keepOnRow handles `if not row.key: row.key = uuid4()` where row was read
+// back from the database: the value drawn is kept on the row, so once a
+// write stores it (row.save()) every later attempt reads it back instead
+// of drawing. The write decides, as a claim does; without one the row
+// read next time has no key and the draw is made again.
+func (c *ctx) keepOnRow(at *ir.Attr, was *value) {
+	now := c.eval(at)
+	if len(now.origins) == 0 || !was.stable || len(was.origins) > 0 {
+		return
+	}
+	for _, o := range now.origins {
+		o.keptOnRow = true
+		if _, written := c.persisted[o]; written {
+			c.persisted[o] = true // row.save() inside the branch
+		}
+	}
+}
+
 func isNone(x ir.Expr) bool {
 	l, ok := x.(*ir.Lit)
 	return ok && l.Kind == "none"

@@ -62,6 +62,10 @@ type origin struct {
 	// path that drew it; a call's constant argument failing one rules
 	// the value out (see cases.go).
 	when []paramCase
+	// keptOnRow: drawn only when the row read back had none, and put on
+	// that row (if not row.key: row.key = uuid4()); a write of it is a
+	// claim (see keepOnRow).
+	keptOnRow bool
 }
 
 // paramRef says a value comes from a parameter, or from one of its fields

@@ -6,6 +6,9 @@ import time
 import uuid
 
 import requests
+import stripe
+from celery import shared_task
+from django.db import models
 from flask import Flask
 
 from svc.keys import intent_key, random_key
@@ -217,3 +220,30 @@ def sibling_fields(order):
 def sibling_fields_wrong(order):
     d = {"uid": order["id"], "idempotency_key": str(uuid.uuid4())}
     keys.deliver(d)
+
+
+# A key kept on the row: drawn only while the row read back has none, saved
+# on it before the charge, and read back by every later attempt.
+# case: pair/key-kept-on-row silent
+@shared_task(bind=True)
+def charge_registration(self, registration_id):
+    self.registration = Registration.objects.get(id=registration_id)
+    if not self.registration.payment_idempotency_key:
+        self.registration.payment_idempotency_key = uuid.uuid4()
+        self.registration.save()
+    stripe.PaymentIntent.create(amount=100, currency="nok", confirm=True, idempotency_key=str(self.registration.payment_idempotency_key))
+
+
+# case: pair/key-kept-on-row finding
+@shared_task(bind=True)
+def charge_registration_unsaved(self, registration_id):
+    # Set on the row in memory only: a redelivery reads the row without it
+    # and draws another key.
+    registration = Registration.objects.get(id=registration_id)
+    if not registration.payment_idempotency_key:
+        registration.payment_idempotency_key = uuid.uuid4()
+    stripe.PaymentIntent.create(amount=100, currency="nok", confirm=True, idempotency_key=str(registration.payment_idempotency_key))  # want IDEM001
+
+
+class Registration(models.Model):
+    payment_idempotency_key = models.UUIDField(null=True)
