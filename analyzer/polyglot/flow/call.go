@@ -259,7 +259,7 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 		return obj
 	}
 	s := c.e.summarize(fi, fn)
-	bound := c.bind(fn, callee.recv, args, x.Kwargs, kwargs)
+	bound := c.exactNumbers(fi, fn, c.bind(fn, callee.recv, args, x.Kwargs, kwargs))
 	for _, i := range s.persists {
 		if i < len(bound) && bound[i] != nil {
 			c.persist(bound[i:i+1], false) // repo.add(order): the callee writes it
@@ -278,6 +278,30 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 	r.origins = c.settleFallbacks(settleCases(r.origins, fn, bound), fn, bound)
 	r.computed = true
 	return r
+}
+
+// exactNumbers drops the float mark of arguments bound to parameters
+// declared Decimal or int: the value the function works with is exact,
+// whatever the caller's arithmetic looked like (Python's / on two
+// Decimals gives a Decimal).
+func (c *ctx) exactNumbers(fi *fileInfo, fn *ir.Func, bound []*value) []*value {
+	for j, p := range fn.Params {
+		if j >= len(bound) || bound[j] == nil || !bound[j].float {
+			continue
+		}
+		if _, tv := c.e.declaredType(fi, fn.ParamTypes[p]); tv != nil && exactNumberType(tv) {
+			cp := *bound[j]
+			cp.float = false
+			bound[j] = &cp
+		}
+	}
+	return bound
+}
+
+// exactNumberType reports decimal.Decimal and int.
+func exactNumberType(tv *value) bool {
+	full := tv.mod + "." + tv.chain
+	return full == "decimal.Decimal" || full == "builtins.int"
 }
 
 // bind matches arguments to fn's parameters. A Python method called on an

@@ -287,7 +287,7 @@ func (l *lowerer) pyParams(f *ir.Func, n *node) {
 		if name != "" {
 			f.Params = append(f.Params, name)
 			if t := p.ChildByFieldName("type"); t != nil && len(named(t)) == 1 {
-				if c := named(t)[0]; c.Type() == "identifier" || c.Type() == "attribute" {
+				if c := optionalOf(named(t)[0]); c.Type() == "identifier" || c.Type() == "attribute" {
 					f.SetParamType(name, l.pyExpr(c))
 				}
 			}
@@ -547,4 +547,24 @@ func (l *lowerer) pyCall(n *node) ir.Expr {
 		}
 	}
 	return c
+}
+
+// optionalOf is the type an optional annotation allows besides None
+// (Decimal | None, None | Decimal): the class a value of it has when it
+// is there; t itself otherwise.
+func optionalOf(t *node) *node {
+	if t.Type() != "binary_operator" {
+		return t
+	}
+	kids := named(t)
+	if len(kids) != 2 {
+		return t
+	}
+	switch {
+	case kids[1].Type() == "none":
+		return kids[0]
+	case kids[0].Type() == "none":
+		return kids[1]
+	}
+	return t
 }

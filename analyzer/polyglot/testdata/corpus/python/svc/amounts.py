@@ -62,3 +62,26 @@ def refund_reported_share(payment_id):
     payment = provider.get(f"/payments/{payment_id}").json()
     share = float(payment["amount"]) * 0.5
     stripe.Refund.create(payment_intent=payment["intent"], idempotency_key=f"refund-{payment['id']}-{share}")  # want IDEM003
+
+
+# A parameter declared Decimal holds an exact amount whatever the caller's
+# arithmetic: Python's / on two Decimals gives a Decimal.
+from decimal import Decimal
+
+
+def issue_refund(payment_id, amount: Decimal | None, sequence):
+    stripe.Refund.create(payment_intent=payment_id, amount=100, idempotency_key=f"refund:{payment_id}:{sequence}:{amount}")
+
+
+def issue_float_refund(payment_id, amount, sequence):
+    stripe.Refund.create(payment_intent=payment_id, amount=100, idempotency_key=f"refund:{payment_id}:{sequence}:{amount}")  # want IDEM003
+
+
+# case: flow/declared-decimal silent
+def cancel_ticket(payment_id, price: Decimal, percent: Decimal):
+    issue_refund(payment_id, price * percent / Decimal(100), 1)
+
+
+# case: flow/declared-decimal finding
+def cancel_ticket_float(payment_id, price, percent):
+    issue_float_refund(payment_id, price * percent / 100, 1)
