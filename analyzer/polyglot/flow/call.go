@@ -286,12 +286,15 @@ func (c *ctx) callProject(x *ir.Call, callee, recv *value, args, kwargs []*value
 // Decimals gives a Decimal).
 func (c *ctx) exactNumbers(fi *fileInfo, fn *ir.Func, bound []*value) []*value {
 	for j, p := range fn.Params {
-		if j >= len(bound) || bound[j] == nil || !bound[j].float {
+		if j >= len(bound) || bound[j] == nil || !bound[j].float && len(bound[j].params) == 0 {
 			continue
 		}
 		if _, tv := c.e.declaredType(fi, fn.ParamTypes[p]); tv != nil && exactNumberType(tv) {
+			// Also for this function's own parameters it passes on: a
+			// float its callers hand in arrives exact.
 			cp := *bound[j]
 			cp.float = false
+			cp.params = integralParams(cp.params)
 			bound[j] = &cp
 		}
 	}

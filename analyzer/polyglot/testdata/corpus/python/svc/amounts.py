@@ -85,3 +85,20 @@ def cancel_ticket(payment_id, price: Decimal, percent: Decimal):
 # case: flow/declared-decimal finding
 def cancel_ticket_float(payment_id, price, percent):
     issue_float_refund(payment_id, price * percent / 100, 1)
+
+
+def refund_if_required(payment_id, quote):
+    issue_refund(payment_id, min(quote.refund_amount, quote.paid), 2)
+
+
+# case: flow/declared-decimal silent
+def cancel_with_quote(payment_id, price, percent):
+    # The quote's division is handed on, through a helper, to a parameter
+    # declared Decimal.
+    refund_if_required(payment_id, Quote(refund_amount=price * percent / 100, paid=price))
+
+
+class Quote:
+    def __init__(self, refund_amount, paid):
+        self.refund_amount = refund_amount
+        self.paid = paid
