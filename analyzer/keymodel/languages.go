@@ -649,7 +649,7 @@ var testFrameworks = map[string][]string{
 	// Load generators too (locust, k6, autocannon): a load test draws a
 	// key per request on purpose, and is no handler.
 	"python":     {"pytest", "_pytest", "unittest", "hypothesis", "pytest_asyncio", "pytest_mock", "locust"},
-	"typescript": {"jest", "@jest/globals", "vitest", "mocha", "chai", "sinon", "node:test", "@playwright/test", "supertest", "ava", "tap", "cypress", "k6", "autocannon"},
+	"typescript": {"jest", "@jest/globals", "vitest", "bun:test", "mocha", "chai", "sinon", "node:test", "@playwright/test", "supertest", "ava", "tap", "cypress", "k6", "autocannon"},
 }
 
 // IsTestFramework reports whether importing module (as written, "pytest",
