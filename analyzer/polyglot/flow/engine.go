@@ -139,6 +139,9 @@ type engine struct {
 	// importedNames: the names other modules import from each file, once.
 	importedNames map[*ir.File]map[string]bool
 	starExporters map[*ir.File][]*ir.File // barrels: export * from the file
+	// wholeImporters: the files that bind all of a file to one name
+	// (a namespace, require, a dynamic import).
+	wholeImporters map[*ir.File][]*ir.File
 	// instanceLibs: the library of each field a class's constructor sets
 	// to an argument declared of that library's type.
 	instanceLibs map[classRef]map[string]string

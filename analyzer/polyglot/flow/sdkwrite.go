@@ -508,9 +508,10 @@ func (e *engine) loadsByPath(path string) bool {
 // or "".
 func (e *engine) packageRoot(path string) string { return e.nearestPackage(path).root }
 
-// importedFrom reports whether another module imports name from f, or binds
-// the whole module to a name (a namespace, require, a dynamic import) or
-// its default export, whose members or value this engine does not follow.
+// importedFrom reports whether another module imports name from f, binds
+// the whole module to a name (a namespace, require, a dynamic import) and
+// writes name somewhere, or imports its default export, whose value this
+// engine does not follow.
 // A barrel that re-exports all of f (export * from './client') passes on
 // what is imported from it.
 func (e *engine) importedFrom(f *ir.File, name string) bool {
@@ -522,8 +523,16 @@ func (e *engine) importedThrough(f *ir.File, name string, depth int) bool {
 		e.indexImports()
 	}
 	names := e.importedNames[f]
-	if names[name] || names[""] || names["default"] || depth > 4 {
+	if names[name] || names["default"] || depth > 4 {
 		return true
+	}
+	for _, g := range e.wholeImporters[f] {
+		// import * as utils, require, import(): the importer reaches a
+		// member by its name (utils.chargeCard), so one that never writes
+		// the name never calls it; without the source, any member may be.
+		if e.prog.Source == nil || e.fileWords(g)[name] > 0 {
+			return true
+		}
 	}
 	for _, barrel := range e.starExporters[f] {
 		if e.importedThrough(barrel, name, depth+1) {
@@ -550,6 +559,7 @@ func (e *engine) indexImports() {
 	e.importedNames = map[*ir.File]map[string]bool{}
 	e.starExporters = map[*ir.File][]*ir.File{}
 	e.namedExporters = map[*ir.File][]namedReexport{}
+	e.wholeImporters = map[*ir.File][]*ir.File{}
 	for _, g := range e.prog.Files {
 		for _, im := range g.Imports {
 			target := e.prog.Resolve(g, im.Module)
@@ -569,6 +579,10 @@ func (e *engine) indexImports() {
 			if im.Name != "" && im.Name != "default" && !im.Reexport && e.prog.Source != nil && e.fileWords(g)[im.Local] < 2 {
 				// Imported and never named again: an unused import
 				// calls nothing.
+				continue
+			}
+			if im.Name == "" {
+				e.wholeImporters[target] = append(e.wholeImporters[target], g)
 				continue
 			}
 			if e.importedNames[target] == nil {
