@@ -139,6 +139,8 @@ type engine struct {
 	// importedNames: the names other modules import from each file, once.
 	importedNames map[*ir.File]map[string]bool
 	starExporters map[*ir.File][]*ir.File // barrels: export * from the file
+	// boundNames: the consts top-level arrow functions are bound to.
+	boundNames map[*ir.Func]string
 	// wholeImporters: the files that bind all of a file to one name
 	// (a namespace, require, a dynamic import).
 	wholeImporters map[*ir.File][]*ir.File

@@ -369,7 +369,7 @@ func (e *engine) unmentioned(fn *ir.Func) bool {
 		}
 		// A module's function that it does not export only its own file
 		// can call or hand on, in an application or a library alike.
-		return e.onlyDefinedIn(f, fn.Name)
+		return e.onlyDefinedIn(f, e.declaredName(fn))
 	}
 	if fn.Member {
 		return len(e.entry) > 0 && e.onlyDefined(fn.Name)
@@ -437,10 +437,11 @@ func (e *engine) definedAs(name string) []*ir.Func {
 // The function's own file never names it again.
 func (e *engine) deadExport(f *ir.File, fn *ir.Func) bool {
 	kind := e.packageKind(f.Path)
-	if !kind.application() || kind.framework && conventionFile(f.Path) || e.importedFrom(f, fn.Name) {
+	name := e.declaredName(fn)
+	if !kind.application() || kind.framework && conventionFile(f.Path) || e.importedFrom(f, name) {
 		return false
 	}
-	return e.onlyDefinedIn(f, fn.Name)
+	return e.onlyDefinedIn(f, name)
 }
 
 // unimportedModule reports a TypeScript or JavaScript module of an
@@ -458,7 +459,7 @@ func (e *engine) unimportedModule(f *ir.File) bool {
 	if e.importedNames == nil {
 		e.indexImports()
 	}
-	if len(e.importedNames[f]) > 0 || len(e.starExporters[f]) > 0 || len(e.namedExporters[f]) > 0 {
+	if len(e.importedNames[f]) > 0 || len(e.wholeImporters[f]) > 0 || len(e.starExporters[f]) > 0 || len(e.namedExporters[f]) > 0 {
 		return false
 	}
 	for _, s := range f.Module.Body {
@@ -593,20 +594,39 @@ func (e *engine) indexImports() {
 	}
 }
 
-// topLevelFile is the file whose top level declares fn; nil for a method,
-// a nested function or a lambda.
+// topLevelFile is the file whose top level declares fn, also as an arrow
+// function or function expression bound to a const (export const pay =
+// async () => …); nil for a method, a nested function or another lambda.
 func (e *engine) topLevelFile(fn *ir.Func) *ir.File {
 	if e.topLevel == nil {
 		e.topLevel = map[*ir.Func]*ir.File{}
+		e.boundNames = map[*ir.Func]string{}
 		for _, f := range e.prog.Files {
 			for _, s := range f.Module.Body {
-				if d, ok := s.(*ir.FuncDef); ok {
+				switch d := s.(type) {
+				case *ir.FuncDef:
 					e.topLevel[d.F] = f
+				case *ir.Assign:
+					n, named := d.Target.(*ir.Name)
+					lam, isLambda := d.Value.(*ir.Lambda)
+					if d.Decl && named && isLambda && f.Lang == "typescript" {
+						e.topLevel[lam.F] = f
+						e.boundNames[lam.F] = n.ID
+					}
 				}
 			}
 		}
 	}
 	return e.topLevel[fn]
+}
+
+// declaredName is the name fn is declared under: its own, or the const a
+// top-level arrow function is bound to.
+func (e *engine) declaredName(fn *ir.Func) string {
+	if n, ok := e.boundNames[fn]; ok {
+		return n
+	}
+	return fn.Name
 }
 
 // onlyDefinedIn is onlyDefined within one file.
@@ -617,7 +637,7 @@ func (e *engine) onlyDefinedIn(f *ir.File, name string) bool {
 	words := e.fileWords(f)
 	defined := 0
 	for _, fn := range f.Funcs {
-		if !fn.IsClass && fn != f.Module && methodName(fn) == name {
+		if !fn.IsClass && fn != f.Module && (methodName(fn) == name || e.boundNames[fn] == name) {
 			defined++
 		}
 	}

@@ -39,6 +39,11 @@ func (l *lowerer) tsStmt(n *node) []ir.Stmt {
 				if fd, ok := st.(*ir.FuncDef); ok {
 					fd.F.Exported = true
 				}
+				if as, ok := st.(*ir.Assign); ok {
+					if lam, ok := as.Value.(*ir.Lambda); ok && as.Decl {
+						lam.F.Exported = true // export const pay = async () => …
+					}
+				}
 			}
 			if name := d.ChildByFieldName("name"); name != nil && exportsDefault(l, n) {
 				// export default function handler(req, res): the module's

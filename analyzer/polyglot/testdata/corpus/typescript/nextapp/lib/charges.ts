@@ -13,3 +13,9 @@ export async function chargeTrialEnd(customer: string) {
   // The namespace import never names it: no module calls it.
   await stripe.charges.create({ customer, amount: 100, currency: "usd" });
 }
+
+// case: reach/application-export silent
+export const chargeDunning = async (customer: string) => {
+  // An arrow function bound to an exported const, named by no module.
+  await stripe.charges.create({ customer, amount: 100, currency: "usd" });
+};
