@@ -441,7 +441,21 @@ func (e *engine) deadExport(f *ir.File, fn *ir.Func) bool {
 	if !kind.application() || kind.framework && conventionFile(f.Path) || e.importedFrom(f, name) {
 		return false
 	}
+	if !kind.framework && !e.hasImporter(f) {
+		// In a program, a file no module imports is an entry of its own
+		// (a Lambda handler, a script the deployment runs by its path):
+		// what it exports is called from out of view.
+		return false
+	}
 	return e.onlyDefinedIn(f, name)
+}
+
+// hasImporter reports whether any module imports, requires or re-exports f.
+func (e *engine) hasImporter(f *ir.File) bool {
+	if e.importedNames == nil {
+		e.indexImports()
+	}
+	return len(e.importedNames[f]) > 0 || len(e.wholeImporters[f]) > 0 || len(e.starExporters[f]) > 0 || len(e.namedExporters[f]) > 0
 }
 
 // unimportedModule reports a TypeScript or JavaScript module of an
@@ -456,10 +470,7 @@ func (e *engine) unimportedModule(f *ir.File) bool {
 	if e.packageKind(f.Path).framework && conventionFile(f.Path) {
 		return false
 	}
-	if e.importedNames == nil {
-		e.indexImports()
-	}
-	if len(e.importedNames[f]) > 0 || len(e.wholeImporters[f]) > 0 || len(e.starExporters[f]) > 0 || len(e.namedExporters[f]) > 0 {
+	if e.hasImporter(f) {
 		return false
 	}
 	for _, s := range f.Module.Body {
