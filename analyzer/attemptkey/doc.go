@@ -29,8 +29,8 @@
 // own key gets it used, and one that sends none asked for none. The same
 // fallback in a consumer is: the redelivered message brings no key again.
 // A fallback for a key handed in as a parameter or a parameter's field
-// (if in.IdempotencyKey == "" { in.IdempotencyKey = uuid.NewString() }),
-// in an exported function only other packages call, is judged at each
+// (if in.IdempotencyKey == "" { in.IdempotencyKey = uuid.NewString() },
+// also tested trimmed: strings.TrimSpace(key) == ""), in an exported function only other packages call, is judged at each
 // call: one that passes a composite literal leaving the field out or ""
 // is reported there, any other (a key, a variable the caller filled) is
 // not, and the function itself is not reported.
