@@ -720,8 +720,39 @@ func (e *engine) instanceFields(fi *fileInfo, class string) map[string]*value {
 			}
 		}
 	}
+	fs = e.declaredFields(fi, class, fs)
 	e.instance[ref] = fs
 	e.ctorArgs[ref] = args
+	return fs
+}
+
+// declaredFields fills in the fields the constructor leaves unknown (set
+// from an options object, an untyped parameter) whose declaration names a
+// project class or an SDK client: an instance of it, whose methods are
+// followed.
+func (e *engine) declaredFields(fi *fileInfo, class string, fs map[string]*value) map[string]*value {
+	for _, fn := range fi.f.Funcs {
+		if !fn.IsClass || fn.Class != class {
+			continue
+		}
+		for name, t := range fn.FieldTypes {
+			if cur := fs[name]; cur != nil && (cur.class != "" || cur.mod != "" || cur.fn != nil) {
+				continue
+			}
+			typ, tv := e.declaredType(fi, t)
+			inst := e.projectInstance(fi, tv)
+			if inst == nil {
+				inst = e.sdkInstance(fi, typ, tv)
+			}
+			if inst == nil {
+				continue
+			}
+			if fs == nil {
+				fs = map[string]*value{}
+			}
+			fs[name] = inst
+		}
+	}
 	return fs
 }
 

@@ -478,6 +478,9 @@ func (l *lowerer) tsClass(n *node) []ir.Stmt {
 			if init := l.classFieldInit(m); init != nil {
 				fieldInits = append(fieldInits, init)
 			}
+			if name, _, static := classField(m); name != nil && !static {
+				c.SetFieldType(l.text(name), l.tsNamedType(m.ChildByFieldName("type")))
+			}
 			if m.Type() == "method_definition" {
 				mname := l.text(m.ChildByFieldName("name"))
 				if mname == "constructor" {

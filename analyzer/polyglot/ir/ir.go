@@ -84,9 +84,24 @@ type Func struct {
 	// ParamTypes are the parameters' declared types that name a class
 	// (stripe: Stripe, client: stripe.StripeClient), by parameter.
 	ParamTypes map[string]Expr
+	// FieldTypes are a class's instance fields' declared types that name
+	// a class, by field (on the class's Func).
+	FieldTypes map[string]Expr
 	// Globals are the names a Python function declares global: its
 	// assignments to them store into the module's variables.
 	Globals []string
+}
+
+// SetFieldType records that a class's instance field is declared of type t
+// (private readonly factory: CheckoutFactory), on the class's Func.
+func (f *Func) SetFieldType(field string, t Expr) {
+	if t == nil {
+		return
+	}
+	if f.FieldTypes == nil {
+		f.FieldTypes = map[string]Expr{}
+	}
+	f.FieldTypes[field] = t
 }
 
 // SetParamType records that parameter p is declared of type t.

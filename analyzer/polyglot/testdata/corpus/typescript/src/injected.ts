@@ -63,3 +63,39 @@ export async function sendTransfer(api: { transfers: { create(args: unknown): Pr
   // The same verb on an API client, with no data wrapper, sends the key.
   return api.transfers.create({ amount: cents, idempotencyKey: randomUUID() }); // want IDEM001
 }
+
+function checkoutKey(tenantId: string | number, email: string | number, purpose: string | number) {
+  return `${tenantId}:${email}:${purpose}`;
+}
+
+export class CheckoutFactory {
+  async open(input: { amountCents: number; idempotencyKeyParts: (string | number)[] }) {
+    // Only the first three parts make the key: a fourth is ignored.
+    const key = checkoutKey(...input.idempotencyKeyParts);
+    await fetch("https://api.provider.example/sessions", { method: "POST", headers: { "Idempotency-Key": key }, body: JSON.stringify({ amount: input.amountCents }) });
+  }
+}
+
+interface BookingOptions {
+  checkoutFactory: CheckoutFactory;
+}
+
+export class BookingService {
+  // A field declared of a project class, filled from an options object:
+  // the declaration says what it holds, and its methods are followed.
+  private readonly checkoutFactory: CheckoutFactory;
+
+  constructor(options: BookingOptions) {
+    this.checkoutFactory = options.checkoutFactory;
+  }
+
+  // case: flow/injected-service silent
+  async book(tenantId: string, email: string) {
+    return this.checkoutFactory.open({ amountCents: 500, idempotencyKeyParts: [tenantId, email, "deposit", Date.now()] });
+  }
+}
+
+// Whoever books (its callers are out of view) opens the checkout.
+export async function onBooking(bookings: BookingService, tenantId: string, email: string) {
+  await bookings.book(tenantId, email);
+}
