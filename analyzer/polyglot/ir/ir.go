@@ -94,25 +94,21 @@ type Func struct {
 
 // SetFieldType records that a class's instance field is declared of type t
 // (private readonly factory: CheckoutFactory), on the class's Func.
-func (f *Func) SetFieldType(field string, t Expr) {
-	if t == nil {
-		return
-	}
-	if f.FieldTypes == nil {
-		f.FieldTypes = map[string]Expr{}
-	}
-	f.FieldTypes[field] = t
-}
+func (f *Func) SetFieldType(field string, t Expr) { setType(&f.FieldTypes, field, t) }
 
 // SetParamType records that parameter p is declared of type t.
-func (f *Func) SetParamType(p string, t Expr) {
+func (f *Func) SetParamType(p string, t Expr) { setType(&f.ParamTypes, p, t) }
+
+// setType records name's declared type t in *types, made on first use; a
+// nil t (a type that names no class) records nothing.
+func setType(types *map[string]Expr, name string, t Expr) {
 	if t == nil {
 		return
 	}
-	if f.ParamTypes == nil {
-		f.ParamTypes = map[string]Expr{}
+	if *types == nil {
+		*types = map[string]Expr{}
 	}
-	f.ParamTypes[p] = t
+	(*types)[name] = t
 }
 
 // Stmt is a statement.
