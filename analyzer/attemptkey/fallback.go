@@ -324,19 +324,21 @@ func paramOf(x ssa.Value) (*ssa.Parameter, string, bool) {
 		return v, "", true
 	case *ssa.Field:
 		if p, ok := v.X.(*ssa.Parameter); ok {
-			return p, fieldName(p.Type(), v.Field), true
+			name, _ := fieldOf(p.Type(), v.Field)
+			return p, name, true
 		}
 	case *ssa.UnOp:
 		fa, ok := v.X.(*ssa.FieldAddr)
 		if !ok {
 			return nil, "", false
 		}
+		name, _ := fieldOf(fa.X.Type(), fa.Field)
 		switch base := fa.X.(type) {
 		case *ssa.Parameter:
-			return base, fieldName(base.Type(), fa.Field), true
+			return base, name, true
 		case *ssa.Alloc:
 			if p := copiedParam(base); p != nil {
-				return p, fieldName(base.Type(), fa.Field), true
+				return p, name, true
 			}
 		}
 	}
@@ -354,16 +356,6 @@ func copiedParam(a *ssa.Alloc) *ssa.Parameter {
 		}
 	}
 	return nil
-}
-
-func fieldName(t types.Type, i int) string {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if st, ok := t.Underlying().(*types.Struct); ok && i < st.NumFields() {
-		return st.Field(i).Name()
-	}
-	return ""
 }
 
 // paramIndex is p's position among fn's signature parameters (the
