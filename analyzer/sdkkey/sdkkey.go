@@ -465,6 +465,29 @@ func (c *checker) builtHere(e ast.Expr) bool {
 // keySetOn reports v.IdempotencyKey = ..., v.Params.IdempotencyKey = ...,
 // v.SetIdempotencyKey(...) or a literal assigned to v that sets the key.
 func (c *checker) keySetOn(v *types.Var) bool {
+	return c.writesTo(v, func(w write) bool {
+		switch {
+		case w.method != "":
+			return w.method == "SetIdempotencyKey"
+		case w.field != "":
+			return w.field == "IdempotencyKey"
+		}
+		lit, ok := unaddr(w.value).(*ast.CompositeLit)
+		return ok && literalKeyed(lit)
+	})
+}
+
+// write is one write to a params variable: a field assigned
+// (v.F = value, also through v.Params), v itself assigned (field ""), or a
+// method called on it.
+type write struct {
+	field, method string
+	value         ast.Expr
+}
+
+// writesTo reports whether matches holds for one of the function's writes
+// to v, stopping at the first.
+func (c *checker) writesTo(v *types.Var, matches func(write) bool) bool {
 	info := c.pass.TypesInfo
 	found := false
 	ast.Inspect(c.decl.Body, func(n ast.Node) bool {
@@ -474,29 +497,29 @@ func (c *checker) keySetOn(v *types.Var) bool {
 		switch x := n.(type) {
 		case *ast.AssignStmt:
 			for i, lhs := range x.Lhs {
-				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "IdempotencyKey" && rootIs(info, sel.X, v) {
-					found = true
+				var rhs ast.Expr
+				if len(x.Lhs) == len(x.Rhs) {
+					rhs = x.Rhs[i]
 				}
-				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && info.ObjectOf(id) == v && len(x.Lhs) == len(x.Rhs) {
-					if lit, ok := unaddr(x.Rhs[i]).(*ast.CompositeLit); ok && literalKeyed(lit) {
-						found = true
-					}
+				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && rootIs(info, sel.X, v) {
+					found = found || matches(write{field: sel.Sel.Name, value: rhs})
+				}
+				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && info.ObjectOf(id) == v && rhs != nil {
+					found = found || matches(write{value: rhs})
 				}
 			}
 		case *ast.ValueSpec:
 			for i, id := range x.Names {
 				if info.ObjectOf(id) == v && i < len(x.Values) {
-					if lit, ok := unaddr(x.Values[i]).(*ast.CompositeLit); ok && literalKeyed(lit) {
-						found = true
-					}
+					found = found || matches(write{value: x.Values[i]})
 				}
 			}
 		case *ast.CallExpr:
-			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "SetIdempotencyKey" && rootIs(info, sel.X, v) {
-				found = true
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && rootIs(info, sel.X, v) {
+				found = found || matches(write{method: sel.Sel.Name})
 			}
 		}
-		return true
+		return !found
 	})
 	return found
 }
@@ -546,35 +569,19 @@ func (c *checker) unconfirmed(fn *types.Func, arg ast.Expr) bool {
 	return info.Types[arg].IsNil()
 }
 
-// fieldSetOn reports v.F = … or a literal assigned to v that sets F.
+// fieldSetOn reports v.F = … or a value assigned to v that may set F:
+// built elsewhere, or a literal that sets it.
 func (c *checker) fieldSetOn(v *types.Var, field string) bool {
-	info := c.pass.TypesInfo
-	found := false
-	ast.Inspect(c.decl.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range x.Lhs {
-				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == field && rootIs(info, sel.X, v) {
-					found = true
-				}
-				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && info.ObjectOf(id) == v && len(x.Lhs) == len(x.Rhs) {
-					if lit, ok := unaddr(x.Rhs[i]).(*ast.CompositeLit); !ok || literalSets(lit, field) {
-						found = true // built elsewhere, or a literal that sets it
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range x.Names {
-				if info.ObjectOf(id) == v && i < len(x.Values) {
-					if lit, ok := unaddr(x.Values[i]).(*ast.CompositeLit); !ok || literalSets(lit, field) {
-						found = true
-					}
-				}
-			}
+	return c.writesTo(v, func(w write) bool {
+		switch {
+		case w.method != "":
+			return false
+		case w.field != "":
+			return w.field == field
 		}
-		return !found
+		lit, ok := unaddr(w.value).(*ast.CompositeLit)
+		return !ok || literalSets(lit, field)
 	})
-	return found
 }
 
 // literalSets reports a literal that sets field to anything but false
