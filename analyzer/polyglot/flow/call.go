@@ -104,19 +104,16 @@ func (c *ctx) operation(ops []config.Pattern, mod, recvKind, name string, args [
 			continue
 		}
 		fp := p.FieldPattern()
-		if p.Kind == "remainder" {
-			// Harmless when the parameters are known and name no amount
-			// (a refund of what remains); otherwise the next pattern.
-			if fp == nil || len(args) == 0 || args[0] == nil || len(args[0].fields) == 0 || hasField(args[0], fp) {
-				continue
+		if p.Kind == "remainder" || p.Kind == "unconfirmed" {
+			// Harmless when the parameters are known and leave the field
+			// out: a refund naming no amount refunds what remains; a
+			// PaymentIntent that does not turn confirm on (absent or
+			// false) charges nothing. Otherwise the next pattern.
+			named := hasField
+			if p.Kind == "unconfirmed" {
+				named = setsField
 			}
-			return p, true
-		}
-		if p.Kind == "unconfirmed" {
-			// Harmless when the parameters are known and do not turn the
-			// field on (a PaymentIntent without confirm: true); otherwise
-			// the next pattern.
-			if fp == nil || len(args) == 0 || args[0] == nil || len(args[0].fields) == 0 || setsField(args[0], fp) {
+			if fp == nil || len(args) == 0 || args[0] == nil || len(args[0].fields) == 0 || named(args[0], fp) {
 				continue
 			}
 			return p, true
