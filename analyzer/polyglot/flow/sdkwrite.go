@@ -634,6 +634,7 @@ func (e *engine) topLevelFile(fn *ir.Func) *ir.File {
 // declaredName is the name fn is declared under: its own, or the const a
 // top-level arrow function is bound to.
 func (e *engine) declaredName(fn *ir.Func) string {
+	e.topLevelFile(fn) // builds boundNames
 	if n, ok := e.boundNames[fn]; ok {
 		return n
 	}
