@@ -30,10 +30,11 @@
 // fallback in a consumer is: the redelivered message brings no key again.
 // A fallback for a key handed in as a parameter or a parameter's field
 // (if in.IdempotencyKey == "" { in.IdempotencyKey = uuid.NewString() },
-// also tested trimmed: strings.TrimSpace(key) == ""), in an exported function only other packages call, is judged at each
-// call: one that passes a composite literal leaving the field out or ""
-// is reported there, any other (a key, a variable the caller filled) is
-// not, and the function itself is not reported.
+// also tested trimmed: strings.TrimSpace(key) == ""), in an exported
+// function only other packages call, is judged at each call: one that
+// passes a composite literal leaving the field out or "" is reported
+// there, any other (a key, a variable the caller filled) is not, and the
+// function itself is not reported.
 //
 // In Go, a key drawn in code that only exported functions its package does
 // not call lead to (no route, consumer or main of the package reaches it) is
